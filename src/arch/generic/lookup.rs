@@ -1,0 +1,299 @@
+//! The lookup algorithm (Keiser & Lemire, "Validating UTF-8 In Less Than One Instruction
+//! Per Byte", 2021), written once for every [`Vector`] backend.
+//!
+//! # The idea
+//!
+//! Almost every UTF-8 error is visible in **two consecutive bytes**: the byte before (`prev1`)
+//! and the current one (`cur`). Split each into nibbles and look up three 16-entry tables,
+//! each giving an 8-bit set of "error classes that are still possible":
+//!
+//! ```text
+//! special = BYTE_1_HIGH[prev1 >> 4] & BYTE_1_LOW[prev1 & 15] & BYTE_2_HIGH[cur >> 4]
+//! ```
+//!
+//! A class survives the AND only if all three nibbles allow it. The classes:
+//!
+//! | bit | class      | pattern (prev1, cur)                         |
+//! |-----|------------|----------------------------------------------|
+//! | 0   | TOO_SHORT  | lead `11xxxxxx` followed by a non-continuation |
+//! | 1   | TOO_LONG   | ASCII `0xxxxxxx` followed by a continuation  |
+//! | 2   | OVERLONG_3 | `E0` then `80..9F`                           |
+//! | 3   | TOO_LARGE  | `F4` then `90..BF`, or `F5..FF` then `90..BF` |
+//! | 4   | SURROGATE  | `ED` then `A0..BF`                           |
+//! | 5   | OVERLONG_2 | `C0`/`C1` then a continuation                |
+//! | 6   | TOO_LARGE_1000 / OVERLONG_4 | `F5..FF` then `80..8F` / `F0` then `80..8F` |
+//! | 7   | TWO_CONTS  | a continuation followed by a continuation    |
+//!
+//! Every class except TWO_CONTS is an error by itself. Two continuations in a row are
+//! correct only as bytes 3 or 4 of a 3- or 4-byte sequence, which the pair cannot see, so we
+//! look further back: `cur` *must* be such a continuation exactly when the byte two back
+//! (`prev2`) is `>= E0` or the byte three back (`prev3`) is `>= F0`. A saturating subtraction
+//! turns that into a high bit, and
+//!
+//! ```text
+//! error = special ^ (must_be_2_3_continuation & 0x80)
+//! ```
+//!
+//! is zero exactly when the bytes are valid: a required third/fourth byte cancels the
+//! TWO_CONTS bit, and a required one that is missing (or a TWO_CONTS that is not required)
+//! leaves a bit set.
+//!
+//! # End of input
+//!
+//! A sequence may still be open at the end of a register: the last byte `>= C0`, the
+//! second-to-last `>= E0` or the third-to-last `>= F0`. One saturating subtraction against
+//! `[FF, …, FF, EF, DF, BF]` finds that; it is an error only if the input ends there, so it
+//! is kept as `prev_incomplete` and folded into the error when the input ends, or when the
+//! next block is pure ASCII (the tables would not see it then).
+//!
+//! # The loop
+//!
+//! The input is processed in 64-byte blocks (64 / `BYTES` registers each). A block whose
+//! bytes are all ASCII is skipped after one OR-reduction. The error accumulator is tested
+//! after every block, so an error is reported within 64 bytes of where it occurs (the
+//! callers then find its exact position with the scalar decoder). The last partial block is
+//! copied into a zero-filled buffer: the zeros are ASCII, so a sequence cut off by the end
+//! of input shows up as TOO_SHORT.
+
+use super::super::vector::Vector;
+
+/// The size of one block: the unit of the loop, of the ASCII fast path and of the error
+/// check.
+pub(crate) const BLOCK: usize = 64;
+
+const TOO_SHORT: u8 = 1 << 0;
+const TOO_LONG: u8 = 1 << 1;
+const OVERLONG_3: u8 = 1 << 2;
+const TOO_LARGE: u8 = 1 << 3;
+const SURROGATE: u8 = 1 << 4;
+const OVERLONG_2: u8 = 1 << 5;
+const TOO_LARGE_1000: u8 = 1 << 6;
+const OVERLONG_4: u8 = 1 << 6;
+const TWO_CONTS: u8 = 1 << 7;
+const CARRY: u8 = TOO_SHORT | TOO_LONG | TWO_CONTS;
+
+/// Indexed by the high nibble of the previous byte.
+const BYTE_1_HIGH: [u8; 16] = [
+    // 0_______ ASCII: a continuation after it is too long.
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    // 10______ continuation.
+    TWO_CONTS,
+    TWO_CONTS,
+    TWO_CONTS,
+    TWO_CONTS,
+    // 1100____ two-byte lead.
+    TOO_SHORT | OVERLONG_2,
+    // 1101____ two-byte lead.
+    TOO_SHORT,
+    // 1110____ three-byte lead.
+    TOO_SHORT | OVERLONG_3 | SURROGATE,
+    // 1111____ four-byte lead (or F5..FF).
+    TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4,
+];
+
+/// Indexed by the low nibble of the previous byte.
+const BYTE_1_LOW: [u8; 16] = [
+    CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4, // ____0000
+    CARRY | OVERLONG_2,                           // ____0001
+    CARRY,                                        // ____001_
+    CARRY,
+    CARRY | TOO_LARGE,                               // ____0100
+    CARRY | TOO_LARGE | TOO_LARGE_1000,              // ____0101
+    CARRY | TOO_LARGE | TOO_LARGE_1000,              // ____011_
+    CARRY | TOO_LARGE | TOO_LARGE_1000,              //
+    CARRY | TOO_LARGE | TOO_LARGE_1000,              // ____1___
+    CARRY | TOO_LARGE | TOO_LARGE_1000,              //
+    CARRY | TOO_LARGE | TOO_LARGE_1000,              //
+    CARRY | TOO_LARGE | TOO_LARGE_1000,              //
+    CARRY | TOO_LARGE | TOO_LARGE_1000,              //
+    CARRY | TOO_LARGE | TOO_LARGE_1000 | SURROGATE,  // ____1101
+    CARRY | TOO_LARGE | TOO_LARGE_1000,              //
+    CARRY | TOO_LARGE | TOO_LARGE_1000,              //
+];
+
+/// Indexed by the high nibble of the current byte.
+const BYTE_2_HIGH: [u8; 16] = [
+    // 0_______ ASCII.
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    // 1000____
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE_1000 | OVERLONG_4,
+    // 1001____
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE,
+    // 101_____
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
+    // 11______ a lead byte.
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+];
+
+/// The largest byte allowed in each of the last 3 positions of a register for no sequence
+/// to be left open: `..., FF, EF, DF, BF`. Loaded from its last `BYTES` bytes.
+static INCOMPLETE_MAX: [u8; BLOCK] = {
+    let mut t = [0xFF; BLOCK];
+    t[BLOCK - 3] = 0xF0 - 1;
+    t[BLOCK - 2] = 0xE0 - 1;
+    t[BLOCK - 1] = 0xC0 - 1;
+    t
+};
+
+/// The constants of the algorithm, loaded into registers once per call.
+#[derive(Clone, Copy)]
+struct Tables<V> {
+    byte_1_high: V,
+    byte_1_low: V,
+    byte_2_high: V,
+    low_nibble: V,
+    third_byte_min: V,
+    fourth_byte_min: V,
+    high_bit: V,
+    incomplete_max: V,
+}
+
+impl<V: Vector> Tables<V> {
+    /// # Safety
+    /// The CPU supports `V`'s instruction set.
+    #[inline(always)]
+    unsafe fn new() -> Self {
+        // SAFETY: the caller guarantees the instruction set; INCOMPLETE_MAX has BLOCK >=
+        // V::BYTES bytes, so reading its last V::BYTES bytes stays inside it.
+        unsafe {
+            Tables {
+                byte_1_high: V::repeat16(BYTE_1_HIGH),
+                byte_1_low: V::repeat16(BYTE_1_LOW),
+                byte_2_high: V::repeat16(BYTE_2_HIGH),
+                low_nibble: V::splat(0x0F),
+                third_byte_min: V::splat(0xE0 - 0x80),
+                fourth_byte_min: V::splat(0xF0 - 0x80),
+                high_bit: V::splat(0x80),
+                incomplete_max: V::load_unaligned(
+                    INCOMPLETE_MAX.as_ptr().add(BLOCK - V::BYTES),
+                ),
+            }
+        }
+    }
+
+    /// The error bits for register `input`, whose predecessor in memory is `prev_input`.
+    #[inline(always)]
+    fn check(&self, input: V, prev_input: V) -> V {
+        let prev1 = input.prev1(prev_input);
+        let special = self
+            .byte_1_high
+            .lookup16(prev1.shr4())
+            .and(self.byte_1_low.lookup16(prev1.and(self.low_nibble)))
+            .and(self.byte_2_high.lookup16(input.shr4()));
+        let is_third = input.prev2(prev_input).saturating_sub(self.third_byte_min);
+        let is_fourth = input.prev3(prev_input).saturating_sub(self.fourth_byte_min);
+        is_third.or(is_fourth).and(self.high_bit).xor(special)
+    }
+
+    /// Non-zero where a sequence is still open at the end of `input`.
+    #[inline(always)]
+    fn incomplete(&self, input: V) -> V {
+        input.saturating_sub(self.incomplete_max)
+    }
+}
+
+/// The running state between blocks.
+struct State<V> {
+    prev_input: V,
+    prev_incomplete: V,
+    error: V,
+}
+
+impl<V: Vector> State<V> {
+    /// Checks one block of `BLOCK` bytes at `ptr`.
+    ///
+    /// # Safety
+    /// `ptr` is valid for reads of `BLOCK` bytes (the instruction set is proven by `self`).
+    #[inline(always)]
+    unsafe fn block(&mut self, t: &Tables<V>, ptr: *const u8) {
+        let n = BLOCK / V::BYTES;
+        let mut regs = [self.prev_input; 4];
+        debug_assert!(n <= regs.len());
+        for (i, r) in regs.iter_mut().enumerate().take(n) {
+            // SAFETY: i * V::BYTES + V::BYTES <= BLOCK, within the caller's guarantee.
+            *r = unsafe { V::load_unaligned(ptr.add(i * V::BYTES)) };
+        }
+        let mut any = regs[0];
+        for r in &regs[1..n] {
+            any = any.or(*r);
+        }
+        if any.is_ascii() {
+            // Only a sequence left open by the previous block can be wrong here.
+            self.error = self.error.or(self.prev_incomplete);
+            // `prev_incomplete` stays as it is: if it was set, the error already is.
+            self.prev_input = regs[n - 1];
+            return;
+        }
+        let mut prev = self.prev_input;
+        for r in &regs[..n] {
+            self.error = self.error.or(t.check(*r, prev));
+            prev = *r;
+        }
+        self.prev_incomplete = t.incomplete(prev);
+        self.prev_input = prev;
+    }
+}
+
+/// Validates `input` with vector type `V`.
+///
+/// Returns `Err(block_start)` if the input is invalid, where `block_start` is the offset of
+/// the 64-byte block in which the error was detected: the first error lies in that block, or
+/// is a sequence left open by the 3 bytes before it. (Callers back up to the start of that
+/// character and let the scalar decoder find the exact error.)
+///
+/// # Safety
+/// The CPU supports `V`'s instruction set. This function must be inlined into a function
+/// compiled with that instruction set enabled (`#[target_feature]`), or the intrinsics will
+/// not be selected.
+#[inline(always)]
+pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
+    // SAFETY: the caller guarantees the instruction set.
+    let (t, zero) = unsafe { (Tables::<V>::new(), V::splat(0)) };
+    let mut state = State {
+        prev_input: zero,
+        prev_incomplete: zero,
+        error: zero,
+    };
+    let len = input.len();
+    let ptr = input.as_ptr();
+    let mut pos = 0;
+    while pos + BLOCK <= len {
+        // SAFETY: pos + BLOCK <= len, so the block lies inside `input`.
+        unsafe { state.block(&t, ptr.add(pos)) };
+        if state.error.any_set() {
+            return Err(pos);
+        }
+        pos += BLOCK;
+    }
+    if pos < len {
+        let mut tail = [0u8; BLOCK];
+        tail[..len - pos].copy_from_slice(&input[pos..]);
+        // SAFETY: `tail` is BLOCK bytes long.
+        unsafe { state.block(&t, tail.as_ptr()) };
+    } else {
+        state.error = state.error.or(state.prev_incomplete);
+    }
+    if state.error.any_set() {
+        Err(pos)
+    } else {
+        Ok(())
+    }
+}

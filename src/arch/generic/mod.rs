@@ -1,0 +1,3 @@
+//! Algorithms written once, generic over [`Vector`](super::vector::Vector).
+
+pub(crate) mod lookup;

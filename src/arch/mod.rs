@@ -1,0 +1,225 @@
+//! Everything that depends on the target: the backends and how one is chosen.
+//!
+//! This is the one place where target `cfg`s are spelled out. Each vector backend provides
+//! an `unsafe fn validate(&[u8]) -> Result<(), usize>` compiled for its instruction set (the
+//! generic lookup algorithm inlined into one `#[target_feature]` function). This module
+//! answers two questions for the rest of the crate:
+//!
+//! - [`is_available`]: can this CPU run a given [`Backend`]?
+//! - [`validate`]: run the best backend. On x86 with `std`, the first call detects the CPU
+//!   and stores the chosen function in a static pointer; later calls are one load and an
+//!   indirect call. When AVX2 (or, without `std`, SSE4.2) is enabled at compile time
+//!   (`-C target-cpu=native`), that backend is called directly and nothing is detected.
+//!   aarch64 (NEON) and wasm32 (`simd128`) choose at compile time.
+//!
+//! A raw validator returns `Err(pos)` when the input is invalid: the first error starts at
+//! or after the character that contains byte `pos - 1`, and within 64 bytes of `pos`. The
+//! caller ([`crate::validate`]) finds the exact error with the scalar decoder.
+
+pub(crate) mod generic;
+pub(crate) mod vector;
+
+use crate::Backend;
+
+/// The signature every backend's raw validator shares; see the module documentation.
+pub(crate) type RawValidate = unsafe fn(&[u8]) -> Result<(), usize>;
+
+/// The scalar decoder as a raw validator: its error position is exact.
+pub(crate) fn scalar_validate(input: &[u8]) -> Result<(), usize> {
+    crate::scalar::validate(input).map_err(|e| e.valid_up_to())
+}
+
+cfg_if::cfg_if! {
+    if #[cfg(any(target_arch = "x86", target_arch = "x86_64"))] {
+        pub(crate) mod x86;
+
+        /// Whether this CPU can run `backend`.
+        pub(crate) fn is_available(backend: Backend) -> bool {
+            match backend {
+                Backend::Scalar => true,
+                Backend::Sse42 => has_sse42(),
+                Backend::Avx2 => has_avx2(),
+                _ => false,
+            }
+        }
+
+        /// The raw validator of `backend`, if this CPU can run it.
+        pub(crate) fn raw(backend: Backend) -> Option<RawValidate> {
+            if !is_available(backend) {
+                return None;
+            }
+            match backend {
+                Backend::Scalar => Some(scalar_validate as RawValidate),
+                Backend::Sse42 => Some(x86::sse42::validate as RawValidate),
+                Backend::Avx2 => Some(x86::avx2::validate as RawValidate),
+                _ => None,
+            }
+        }
+
+        /// The backend that [`validate`] uses on this CPU.
+        pub(crate) fn selected() -> Backend {
+            if has_avx2() {
+                Backend::Avx2
+            } else if has_sse42() {
+                Backend::Sse42
+            } else {
+                Backend::Scalar
+            }
+        }
+
+        #[inline]
+        fn has_avx2() -> bool {
+            cfg_if::cfg_if! {
+                if #[cfg(target_feature = "avx2")] {
+                    true
+                } else if #[cfg(feature = "std")] {
+                    std::is_x86_feature_detected!("avx2")
+                } else {
+                    false
+                }
+            }
+        }
+
+        #[inline]
+        fn has_sse42() -> bool {
+            cfg_if::cfg_if! {
+                if #[cfg(target_feature = "sse4.2")] {
+                    true
+                } else if #[cfg(feature = "std")] {
+                    std::is_x86_feature_detected!("sse4.2")
+                } else {
+                    false
+                }
+            }
+        }
+
+        cfg_if::cfg_if! {
+            if #[cfg(target_feature = "avx2")] {
+                /// Runs the best backend (AVX2, enabled at compile time).
+                #[inline]
+                pub(crate) fn validate(input: &[u8]) -> Result<(), usize> {
+                    // SAFETY: AVX2 is enabled for the whole program at compile time.
+                    unsafe { x86::avx2::validate(input) }
+                }
+            } else if #[cfg(feature = "std")] {
+                use core::sync::atomic::{AtomicPtr, Ordering};
+
+                /// The chosen raw validator; starts as `detect`, which replaces itself.
+                static CHOSEN: AtomicPtr<()> = AtomicPtr::new(detect as *mut ());
+
+                /// First call only: choose, remember, and run.
+                unsafe fn detect(input: &[u8]) -> Result<(), usize> {
+                    let f = raw(selected()).expect("the selected backend is available");
+                    CHOSEN.store(f as *mut (), Ordering::Relaxed);
+                    // SAFETY: `raw` only returns validators that this CPU can run.
+                    unsafe { f(input) }
+                }
+
+                /// Runs the best backend this CPU has (detected on first use).
+                #[inline]
+                pub(crate) fn validate(input: &[u8]) -> Result<(), usize> {
+                    let f = CHOSEN.load(Ordering::Relaxed);
+                    // SAFETY: CHOSEN only ever holds `detect` or a function returned by
+                    // `raw`, all of type RawValidate, stored as pointers of that type.
+                    let f = unsafe { core::mem::transmute::<*mut (), RawValidate>(f) };
+                    // SAFETY: `detect` checks the CPU; the others were checked by it.
+                    unsafe { f(input) }
+                }
+            } else if #[cfg(target_feature = "sse4.2")] {
+                /// Runs the best backend (SSE4.2, enabled at compile time).
+                #[inline]
+                pub(crate) fn validate(input: &[u8]) -> Result<(), usize> {
+                    // SAFETY: SSE4.2 is enabled for the whole program at compile time.
+                    unsafe { x86::sse42::validate(input) }
+                }
+            } else {
+                /// Runs the best backend: without `std` there is no runtime detection, and
+                /// no vector instruction set was enabled at compile time.
+                #[inline]
+                pub(crate) fn validate(input: &[u8]) -> Result<(), usize> {
+                    scalar_validate(input)
+                }
+            }
+        }
+    } else if #[cfg(all(target_arch = "aarch64", target_feature = "neon"))] {
+        pub(crate) mod aarch64;
+
+        /// Whether this CPU can run `backend`.
+        pub(crate) fn is_available(backend: Backend) -> bool {
+            matches!(backend, Backend::Scalar | Backend::Neon)
+        }
+
+        /// The raw validator of `backend`, if this CPU can run it.
+        pub(crate) fn raw(backend: Backend) -> Option<RawValidate> {
+            match backend {
+                Backend::Scalar => Some(scalar_validate as RawValidate),
+                Backend::Neon => Some(aarch64::neon::validate as RawValidate),
+                _ => None,
+            }
+        }
+
+        /// The backend that [`validate`] uses: NEON, always present on aarch64.
+        pub(crate) fn selected() -> Backend {
+            Backend::Neon
+        }
+
+        /// Runs the NEON backend.
+        #[inline]
+        pub(crate) fn validate(input: &[u8]) -> Result<(), usize> {
+            // SAFETY: NEON is enabled at compile time (the cfg of this branch).
+            unsafe { aarch64::neon::validate(input) }
+        }
+    } else if #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))] {
+        pub(crate) mod wasm32;
+
+        /// Whether this CPU can run `backend`.
+        pub(crate) fn is_available(backend: Backend) -> bool {
+            matches!(backend, Backend::Scalar | Backend::Simd128)
+        }
+
+        /// The raw validator of `backend`, if this CPU can run it.
+        pub(crate) fn raw(backend: Backend) -> Option<RawValidate> {
+            match backend {
+                Backend::Scalar => Some(scalar_validate as RawValidate),
+                Backend::Simd128 => Some(wasm32::simd128::validate as RawValidate),
+                _ => None,
+            }
+        }
+
+        /// The backend that [`validate`] uses: simd128, enabled at compile time.
+        pub(crate) fn selected() -> Backend {
+            Backend::Simd128
+        }
+
+        /// Runs the simd128 backend.
+        #[inline]
+        pub(crate) fn validate(input: &[u8]) -> Result<(), usize> {
+            // SAFETY: simd128 is enabled at compile time (the cfg of this branch).
+            unsafe { wasm32::simd128::validate(input) }
+        }
+    } else {
+        /// Whether this CPU can run `backend`: only the scalar one on this target.
+        pub(crate) fn is_available(backend: Backend) -> bool {
+            matches!(backend, Backend::Scalar)
+        }
+
+        /// The raw validator of `backend`, if this CPU can run it.
+        pub(crate) fn raw(backend: Backend) -> Option<RawValidate> {
+            match backend {
+                Backend::Scalar => Some(scalar_validate as RawValidate),
+                _ => None,
+            }
+        }
+
+        /// The backend that [`validate`] uses: the scalar one.
+        pub(crate) fn selected() -> Backend {
+            Backend::Scalar
+        }
+
+        /// Runs the scalar backend.
+        #[inline]
+        pub(crate) fn validate(input: &[u8]) -> Result<(), usize> {
+            scalar_validate(input)
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! Fast, strict UTF-8 validation with exact error positions.
+//!
+//! `vutf8` checks whether bytes are well-formed UTF-8 as defined by RFC 3629 (code points
+//! U+0000..U+10FFFF, no surrogates, no overlong forms), with SIMD on x86 (SSE4.2, AVX2,
+//! chosen at run time), aarch64 (NEON) and wasm32 (`simd128`), and a scalar reference
+//! decoder everywhere else.
+//!
+//! ```
+//! assert!(vutf8::is_valid("grüße, 世界 🌍".as_bytes()));
+//!
+//! let err = vutf8::from_utf8(b"path/\xC0\xAF/etc").unwrap_err();
+//! assert_eq!(err.valid_up_to(), 5);
+//! assert_eq!(err.error_len(), Some(1));
+//! assert_eq!(err.kind(), vutf8::ErrorKind::Overlong);
+//! assert_eq!(err.to_string(), "overlong encoding of U+002F at byte 5");
+//! ```
+//!
+//! - [`is_valid`] is the fastest answer: yes or no.
+//! - [`from_utf8`] and [`from_utf8_mut`] are drop-in replacements for
+//!   [`core::str::from_utf8`]: the same `valid_up_to` and `error_len`, plus
+//!   [`Utf8Error::kind`] saying why. They cost the same as [`is_valid`] on valid input: the
+//!   vector code only finds the 64-byte block with the error, and the scalar decoder then
+//!   finds the exact position.
+//! - [`Backend`] names each implementation, says which this CPU can run, and runs one.
+//! - [`scalar`] is the plain reference decoder the vector code is tested against.
+//!
+//! See `docs/ARCHITECTURE.md` for how the pieces fit.
+
+#![cfg_attr(not(any(feature = "std", test)), no_std)]
+#![deny(missing_docs)]
+#![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+
+mod arch;
+mod backend;
+mod error;
+pub mod scalar;
+
+pub use backend::Backend;
+pub use error::{ErrorKind, Utf8Error};
+
+/// Inputs shorter than this take the scalar path: for them, setting up the vector
+/// registers costs more than the work.
+const SHORT_INPUT: usize = arch::generic::lookup::BLOCK;
+
+/// Whether `input` is valid UTF-8. The fastest check this crate has.
+#[inline]
+pub fn is_valid(input: &[u8]) -> bool {
+    if input.len() < SHORT_INPUT {
+        return scalar::validate(input).is_ok();
+    }
+    arch::validate(input).is_ok()
+}
+
+/// Checks `input` and returns the first error, if any, with the exact position.
+#[inline]
+pub(crate) fn validate(input: &[u8]) -> Result<(), Utf8Error> {
+    if input.len() < SHORT_INPUT {
+        return scalar::validate(input);
+    }
+    match arch::validate(input) {
+        Ok(()) => Ok(()),
+        Err(pos) => Err(exact_error(input, pos)),
+    }
+}
+
+/// Finds the exact first error, given a raw validator's report that it starts at or after
+/// the character containing byte `pos - 1` (see `arch`).
+#[cold]
+#[inline(never)]
+pub(crate) fn exact_error(input: &[u8], pos: usize) -> Utf8Error {
+    // Back up over at most 3 continuation bytes to the start of the character that may be
+    // left open before `pos`; everything before that character is valid.
+    let mut start = pos.min(input.len());
+    for _ in 0..3 {
+        if start == 0 || input[start - 1] & 0xC0 != 0x80 {
+            break;
+        }
+        start -= 1;
+    }
+    if start > 0 && input[start - 1] >= 0xC0 {
+        start -= 1;
+    }
+    match scalar::validate_from(input, start) {
+        Err(e) => e,
+        Ok(()) => unreachable!("vutf8: a vector backend reported an error the scalar decoder does not see (input length {}, position {pos})", input.len()),
+    }
+}
+
+/// Converts a slice of bytes to a string slice, like [`core::str::from_utf8`], with the
+/// reason for an error in [`Utf8Error::kind`].
+#[inline]
+pub fn from_utf8(input: &[u8]) -> Result<&str, Utf8Error> {
+    validate(input)?;
+    // SAFETY: `validate` just checked that the bytes are valid UTF-8.
+    Ok(unsafe { core::str::from_utf8_unchecked(input) })
+}
+
+/// Converts a mutable slice of bytes to a mutable string slice, like
+/// [`core::str::from_utf8_mut`].
+#[inline]
+pub fn from_utf8_mut(input: &mut [u8]) -> Result<&mut str, Utf8Error> {
+    validate(input)?;
+    // SAFETY: `validate` just checked that the bytes are valid UTF-8.
+    Ok(unsafe { core::str::from_utf8_unchecked_mut(input) })
+}

@@ -1,0 +1,52 @@
+//! Shared helpers for the integration tests: the list of backends under test and a checker
+//! that compares a backend with `core::str::from_utf8` and the scalar reference.
+#![allow(dead_code)]
+
+use std::sync::Once;
+use vutf8::Backend;
+
+/// Every backend this CPU can run. Prints the list once per test binary, so a run shows
+/// which backends were exercised (and none is skipped silently).
+pub fn backends() -> Vec<Backend> {
+    static PRINT: Once = Once::new();
+    let list: Vec<Backend> = Backend::available().collect();
+    PRINT.call_once(|| {
+        let names: Vec<&str> = list.iter().map(|b| b.name()).collect();
+        eprintln!(
+            "vutf8 tests: backends under test: {} (selected: {})",
+            names.join(", "),
+            Backend::selected().name()
+        );
+    });
+    assert!(list.contains(&Backend::Scalar));
+    assert!(
+        list.contains(&Backend::selected()),
+        "the selected backend must be available"
+    );
+    list
+}
+
+/// What std says: `None` for valid, else `(valid_up_to, error_len)`.
+pub fn std_verdict(input: &[u8]) -> Option<(usize, Option<usize>)> {
+    std::str::from_utf8(input)
+        .err()
+        .map(|e| (e.valid_up_to(), e.error_len()))
+}
+
+/// The same shape from one of our results.
+pub fn verdict(r: Result<(), vutf8::Utf8Error>) -> Option<(usize, Option<usize>)> {
+    r.err().map(|e| (e.valid_up_to(), e.error_len()))
+}
+
+/// Checks every backend, the dispatching API and the scalar reference against std.
+pub fn check_all(input: &[u8], backends: &[Backend]) {
+    let want = std_verdict(input);
+    for &b in backends {
+        let got = verdict(b.validate(input));
+        assert_eq!(got, want, "backend {} on {:02X?}", b.name(), input);
+        assert_eq!(b.is_valid(input), want.is_none(), "backend {} is_valid", b.name());
+    }
+    assert_eq!(verdict(vutf8::from_utf8(input).map(|_| ())), want, "from_utf8 on {:02X?}", input);
+    assert_eq!(vutf8::is_valid(input), want.is_none(), "is_valid on {:02X?}", input);
+    assert_eq!(verdict(vutf8::scalar::validate(input)), want, "scalar on {:02X?}", input);
+}
