@@ -146,5 +146,5 @@ impl fmt::Display for Utf8Error {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for Utf8Error {}
+/// `core::error::Error` is `std::error::Error`: available with and without `std`.
+impl core::error::Error for Utf8Error {}

@@ -230,7 +230,10 @@ pub fn validate_from(bytes: &[u8], start: usize) -> Result<(), Utf8Error> {
 mod tests {
     use super::*;
 
-    fn first_error(bytes: &[u8]) -> Option<(usize, Option<usize>, ErrorKind)> {
+    /// Position, length and reason of the first error.
+    type Found = Option<(usize, Option<usize>, ErrorKind)>;
+
+    fn first_error(bytes: &[u8]) -> Found {
         validate(bytes)
             .err()
             .map(|e| (e.valid_up_to(), e.error_len(), e.kind()))
@@ -239,7 +242,7 @@ mod tests {
     #[test]
     fn table_boundaries() {
         use ErrorKind::*;
-        let cases: &[(&[u8], Option<(usize, Option<usize>, ErrorKind)>)] = &[
+        let cases: &[(&[u8], Found)] = &[
             (b"", None),
             (b"\x7F", None),
             (b"\xC2\x80", None),

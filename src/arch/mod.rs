@@ -12,12 +12,27 @@
 //!   (`-C target-cpu=native`), that backend is called directly and nothing is detected.
 //!   aarch64 (NEON) and wasm32 (`simd128`) choose at compile time.
 //!
-//! A raw validator returns `Err(pos)` when the input is invalid: the first error starts at
-//! or after the character that contains byte `pos - 1`, and within 64 bytes of `pos`. The
-//! caller ([`crate::validate`]) finds the exact error with the scalar decoder.
+//! A raw validator returns `Err(pos)` when the input is invalid: everything before the
+//! character that contains byte `pos - 1` is valid, and the first error starts at most a few
+//! bytes after `pos` (3 for the vector backends, 0 for the scalar one). The caller
+//! ([`crate::exact_error`]) backs up to the start of that character and lets the scalar
+//! decoder find the exact error.
 
 pub(crate) mod generic;
 pub(crate) mod vector;
+
+#[cfg(test)]
+mod primitive_tests;
+
+/// Runs a test once for every vector type this CPU supports (tests only).
+#[cfg(test)]
+pub(crate) trait VectorTest {
+    /// Runs the test with vector type `V`, named `name` in messages.
+    ///
+    /// # Safety
+    /// The CPU supports `V`'s instruction set.
+    unsafe fn run<V: vector::Vector>(&mut self, name: &str);
+}
 
 use crate::Backend;
 
@@ -32,6 +47,23 @@ pub(crate) fn scalar_validate(input: &[u8]) -> Result<(), usize> {
 cfg_if::cfg_if! {
     if #[cfg(any(target_arch = "x86", target_arch = "x86_64"))] {
         pub(crate) mod x86;
+
+        /// Runs `test` with every vector type this CPU supports; returns their names.
+        #[cfg(test)]
+        pub(crate) fn for_each_vector(test: &mut impl VectorTest) -> std::vec::Vec<&'static str> {
+            let mut ran = std::vec::Vec::new();
+            if has_sse42() {
+                // SAFETY: SSE4.2 was just detected.
+                unsafe { test.run::<x86::sse42::Sse42Vector>("sse4.2") };
+                ran.push("sse4.2");
+            }
+            if has_avx2() {
+                // SAFETY: AVX2 was just detected.
+                unsafe { test.run::<x86::avx2::Avx2Vector>("avx2") };
+                ran.push("avx2");
+            }
+            ran
+        }
 
         /// Whether this CPU can run `backend`.
         pub(crate) fn is_available(backend: Backend) -> bool {
@@ -144,6 +176,14 @@ cfg_if::cfg_if! {
     } else if #[cfg(all(target_arch = "aarch64", target_feature = "neon"))] {
         pub(crate) mod aarch64;
 
+        /// Runs `test` with every vector type this CPU supports; returns their names.
+        #[cfg(test)]
+        pub(crate) fn for_each_vector(test: &mut impl VectorTest) -> std::vec::Vec<&'static str> {
+            // SAFETY: NEON is enabled at compile time (the cfg of this branch).
+            unsafe { test.run::<aarch64::neon::NeonVector>("neon") };
+            std::vec!["neon"]
+        }
+
         /// Whether this CPU can run `backend`.
         pub(crate) fn is_available(backend: Backend) -> bool {
             matches!(backend, Backend::Scalar | Backend::Neon)
@@ -172,6 +212,14 @@ cfg_if::cfg_if! {
     } else if #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))] {
         pub(crate) mod wasm32;
 
+        /// Runs `test` with every vector type this CPU supports; returns their names.
+        #[cfg(test)]
+        pub(crate) fn for_each_vector(test: &mut impl VectorTest) -> std::vec::Vec<&'static str> {
+            // SAFETY: simd128 is enabled at compile time (the cfg of this branch).
+            unsafe { test.run::<wasm32::simd128::Simd128Vector>("simd128") };
+            std::vec!["simd128"]
+        }
+
         /// Whether this CPU can run `backend`.
         pub(crate) fn is_available(backend: Backend) -> bool {
             matches!(backend, Backend::Scalar | Backend::Simd128)
@@ -198,6 +246,12 @@ cfg_if::cfg_if! {
             unsafe { wasm32::simd128::validate(input) }
         }
     } else {
+        /// Runs `test` with every vector type this CPU supports: none on this target.
+        #[cfg(test)]
+        pub(crate) fn for_each_vector(_test: &mut impl VectorTest) -> std::vec::Vec<&'static str> {
+            std::vec::Vec::new()
+        }
+
         /// Whether this CPU can run `backend`: only the scalar one on this target.
         pub(crate) fn is_available(backend: Backend) -> bool {
             matches!(backend, Backend::Scalar)

@@ -66,4 +66,13 @@ pub(crate) trait Vector: Copy {
     fn is_ascii(self) -> bool;
     /// True when any bit of any byte is set.
     fn any_set(self) -> bool;
+
+    /// The index of the first byte that is not zero, if any. Only used on the cold path
+    /// that locates an error, so the portable version (store and scan) is good enough.
+    #[inline(always)]
+    fn first_nonzero_byte(self) -> Option<usize> {
+        let mut bytes = [0u8; 64];
+        self.store(&mut bytes);
+        bytes[..Self::BYTES].iter().position(|&b| b != 0)
+    }
 }

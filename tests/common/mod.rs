@@ -44,9 +44,29 @@ pub fn check_all(input: &[u8], backends: &[Backend]) {
     for &b in backends {
         let got = verdict(b.validate(input));
         assert_eq!(got, want, "backend {} on {:02X?}", b.name(), input);
-        assert_eq!(b.is_valid(input), want.is_none(), "backend {} is_valid", b.name());
+        assert_eq!(
+            b.is_valid(input),
+            want.is_none(),
+            "backend {} is_valid",
+            b.name()
+        );
     }
-    assert_eq!(verdict(vutf8::from_utf8(input).map(|_| ())), want, "from_utf8 on {:02X?}", input);
-    assert_eq!(vutf8::is_valid(input), want.is_none(), "is_valid on {:02X?}", input);
-    assert_eq!(verdict(vutf8::scalar::validate(input)), want, "scalar on {:02X?}", input);
+    assert_eq!(
+        verdict(vutf8::from_utf8(input).map(|_| ())),
+        want,
+        "from_utf8 on {:02X?}",
+        input
+    );
+    assert_eq!(
+        vutf8::is_valid(input),
+        want.is_none(),
+        "is_valid on {:02X?}",
+        input
+    );
+    assert_eq!(
+        verdict(vutf8::scalar::validate(input)),
+        want,
+        "scalar on {:02X?}",
+        input
+    );
 }

@@ -50,10 +50,20 @@
 //!
 //! The input is processed in 64-byte blocks (64 / `BYTES` registers each). A block whose
 //! bytes are all ASCII is skipped after one OR-reduction. The error accumulator is tested
-//! after every block, so an error is reported within 64 bytes of where it occurs (the
-//! callers then find its exact position with the scalar decoder). The last partial block is
-//! copied into a zero-filled buffer: the zeros are ASCII, so a sequence cut off by the end
-//! of input shows up as TOO_SHORT.
+//! after every block. The last partial block is copied into a zero-filled buffer: the zeros
+//! are ASCII, so a sequence cut off by the end of input shows up as TOO_SHORT.
+//!
+//! # Locating an error
+//!
+//! The error bits are *local*: the bits of byte `i` depend only on bytes `i-3..=i`. So if
+//! the first error starts at byte `e`, no byte before `e` has bits set (the bytes before `e`
+//! are valid text), and the error sets a bit at most 3 bytes after `e` (a stray continuation
+//! at `e`, a bad second byte at `e+1`, a missing continuation at `e+1..=e+3`). When a block
+//! fails, a cold path re-checks it register by register, takes the first byte `i` with a
+//! bit set, and reports `i - 3`: the first error starts within 3 bytes after that. The
+//! scalar decoder then finds it exactly, after backing up to the start of a character.
+//! An error that only `prev_incomplete` reveals (a sequence left open at the end of the
+//! previous block) is reported at the block start.
 
 use super::super::vector::Vector;
 
@@ -276,24 +286,48 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
     let ptr = input.as_ptr();
     let mut pos = 0;
     while pos + BLOCK <= len {
+        let prev_input = state.prev_input;
         // SAFETY: pos + BLOCK <= len, so the block lies inside `input`.
         unsafe { state.block(&t, ptr.add(pos)) };
         if state.error.any_set() {
-            return Err(pos);
+            // SAFETY: as above.
+            return Err(pos + unsafe { locate(&t, ptr.add(pos), prev_input) });
         }
         pos += BLOCK;
     }
     if pos < len {
         let mut tail = [0u8; BLOCK];
         tail[..len - pos].copy_from_slice(&input[pos..]);
+        let prev_input = state.prev_input;
         // SAFETY: `tail` is BLOCK bytes long.
         unsafe { state.block(&t, tail.as_ptr()) };
-    } else {
-        state.error = state.error.or(state.prev_incomplete);
+        if state.error.any_set() {
+            // SAFETY: as above.
+            return Err(pos + unsafe { locate(&t, tail.as_ptr(), prev_input) });
+        }
+    } else if state.prev_incomplete.any_set() {
+        return Err(pos);
     }
-    if state.error.any_set() {
-        Err(pos)
-    } else {
-        Ok(())
+    Ok(())
+}
+
+/// The cold path: re-checks the failed block at `ptr` (whose predecessor register was
+/// `prev_input`) and returns an offset into it at most 3 bytes before the first error, or 0
+/// when no byte of the block has error bits (the error is a sequence left open before it).
+/// See "Locating an error" in the module documentation.
+///
+/// # Safety
+/// `ptr` is valid for reads of `BLOCK` bytes (the instruction set is proven by `t`).
+#[inline(always)]
+unsafe fn locate<V: Vector>(t: &Tables<V>, ptr: *const u8, prev_input: V) -> usize {
+    let mut prev = prev_input;
+    for i in 0..BLOCK / V::BYTES {
+        // SAFETY: i * V::BYTES + V::BYTES <= BLOCK, within the caller's guarantee.
+        let input = unsafe { V::load_unaligned(ptr.add(i * V::BYTES)) };
+        if let Some(lane) = t.check(input, prev).first_nonzero_byte() {
+            return (i * V::BYTES + lane).saturating_sub(3);
+        }
+        prev = input;
     }
+    0
 }

@@ -1,0 +1,216 @@
+//! The one-command comparison: `cargo bench --bench compare`.
+//!
+//! For every corpus and size, times vutf8 (`is_valid` and `from_utf8`), the `simdutf8`
+//! crate (`basic` and `compat`) and `core::str::from_utf8` side by side: each round times
+//! every contender once, in turn, and the table reports the median of the rounds, so a
+//! noisy neighbour slows all of them alike. Inputs start 8 bytes past a 64-byte boundary;
+//! every call's result is checked. Prints a Markdown table (GB/s, and the ratio of vutf8
+//! to simdutf8) and writes a plot of throughput against input size to
+//! `docs/compare.svg`.
+//!
+//! Options (after `--`): `--rounds N` (default 11), `--quick` (5 rounds, shorter batches),
+//! `--corpus NAME` (only that corpus), `--no-plot`.
+
+mod support;
+
+use plotters::prelude::*;
+use std::hint::black_box;
+use std::time::Duration;
+use support::{median, size_label, Placed, SIZES};
+use vutf8_corpus::{generate, with_error, Corruption, Script};
+
+type Contender = (&'static str, fn(&[u8]) -> bool);
+
+/// For one corpus: each size with the GB/s of every contender.
+type Curve = (Script, Vec<(usize, Vec<f64>)>);
+
+const CONTENDERS: &[Contender] = &[
+    ("vutf8", |b| vutf8::is_valid(b)),
+    ("vutf8 from_utf8", |b| vutf8::from_utf8(b).is_ok()),
+    ("simdutf8 basic", |b| simdutf8::basic::from_utf8(b).is_ok()),
+    ("simdutf8 compat", |b| {
+        simdutf8::compat::from_utf8(b).is_ok()
+    }),
+    ("std", |b| core::str::from_utf8(b).is_ok()),
+];
+
+struct Options {
+    rounds: usize,
+    batch: Duration,
+    corpus: Option<String>,
+    plot: bool,
+}
+
+fn options() -> Options {
+    let mut o = Options {
+        rounds: 11,
+        batch: Duration::from_millis(2),
+        corpus: None,
+        plot: true,
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--rounds" => {
+                o.rounds = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .expect("--rounds N")
+            }
+            "--quick" => {
+                o.rounds = 5;
+                o.batch = Duration::from_micros(500);
+            }
+            "--corpus" => o.corpus = args.next(),
+            "--no-plot" => o.plot = false,
+            "--bench" => {}
+            other => eprintln!("compare: ignoring argument {other:?}"),
+        }
+    }
+    o
+}
+
+/// Median nanoseconds per call for each contender on `input`, measured in interleaved
+/// rounds. Every call's result must equal `expect`.
+fn measure(input: &[u8], expect: bool, o: &Options) -> Vec<f64> {
+    let mut samples = vec![Vec::with_capacity(o.rounds); CONTENDERS.len()];
+    for _ in 0..o.rounds {
+        for (i, (name, f)) in CONTENDERS.iter().enumerate() {
+            let ns = support::ns_per_call(o.batch, || {
+                let ok = f(black_box(input));
+                assert_eq!(ok, expect, "{name} gave the wrong answer");
+                ok
+            });
+            samples[i].push(ns);
+        }
+    }
+    samples.iter_mut().map(|s| median(s)).collect()
+}
+
+fn main() {
+    let o = options();
+    let scripts: Vec<Script> = Script::ALL
+        .into_iter()
+        .filter(|s| o.corpus.as_deref().is_none_or(|c| c == s.name()))
+        .collect();
+    println!(
+        "vutf8 compare: backend {}, {} rounds, medians\n",
+        vutf8::Backend::selected().name(),
+        o.rounds
+    );
+    println!("| corpus | size | vutf8 GB/s | vutf8 from_utf8 GB/s | simdutf8 basic GB/s | simdutf8 compat GB/s | std GB/s | vutf8/simdutf8 basic | from_utf8/simdutf8 compat | vutf8/std |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let mut curves: Vec<Curve> = Vec::new();
+    for &script in &scripts {
+        let text = generate(script, 1 << 20, 42);
+        let mut points = Vec::new();
+        for &size in SIZES {
+            // Cut at a character boundary at or below `size`, padded with ASCII to `size`.
+            let mut cut = size.min(text.len());
+            while cut > 0 && text[cut] & 0xC0 == 0x80 {
+                cut -= 1;
+            }
+            let mut bytes = text[..cut].to_vec();
+            bytes.resize(size, b' ');
+            let placed = Placed::new(&bytes);
+            let ns = measure(placed.bytes(), true, &o);
+            let gbs: Vec<f64> = ns.iter().map(|t| size as f64 / t).collect();
+            println!(
+                "| {} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |",
+                script.name(),
+                size_label(size),
+                gbs[0],
+                gbs[1],
+                gbs[2],
+                gbs[3],
+                gbs[4],
+                gbs[0] / gbs[2],
+                gbs[1] / gbs[3],
+                gbs[0] / gbs[4]
+            );
+            points.push((size, gbs));
+        }
+        curves.push((script, points));
+    }
+
+    // Errors: how long until the first error is reported, in a 1 MiB input.
+    println!(
+        "\n| error in 1 MiB of mixed text | vutf8 from_utf8 ns | simdutf8 compat ns | std ns |"
+    );
+    println!("|---|---:|---:|---:|");
+    let text = generate(Script::Mixed, 1 << 20, 42);
+    for (label, at) in [
+        ("at byte 10", 10),
+        ("in the middle", 1 << 19),
+        ("near the end", (1 << 20) - 100),
+    ] {
+        let (bad, _) = with_error(&text, at, Corruption::Overlong);
+        let placed = Placed::new(&bad);
+        let ns = measure(placed.bytes(), false, &o);
+        println!("| {label} | {:.0} | {:.0} | {:.0} |", ns[1], ns[3], ns[4]);
+    }
+
+    if o.plot && scripts.len() == Script::ALL.len() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/compare.svg");
+        match plot(path, &curves) {
+            Ok(()) => println!("\nplot written to docs/compare.svg"),
+            Err(e) => eprintln!("compare: could not write the plot: {e}"),
+        }
+    }
+}
+
+/// One small chart per corpus: GB/s against input size (log scale) for vutf8, simdutf8
+/// basic and std.
+fn plot(
+    path: &str,
+    curves: &[Curve],
+) -> Result<(), Box<dyn std::error::Error>> {
+    let root = SVGBackend::new(path, (1200, 760)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let (title, body) = root.split_vertically(40);
+    title.titled(
+        "UTF-8 validation throughput (GB/s) against input size, one run on this machine",
+        ("sans-serif", 20),
+    )?;
+    let panels = body.split_evenly((2, 3));
+    let shown = [
+        (0usize, "vutf8", BLUE),
+        (2, "simdutf8 basic", RED),
+        (4, "std", BLACK),
+    ];
+    for (panel, (script, points)) in panels.iter().zip(curves) {
+        let top = points
+            .iter()
+            .flat_map(|(_, g)| shown.iter().map(|&(i, _, _)| g[i]))
+            .fold(1.0f64, f64::max);
+        let mut chart = ChartBuilder::on(panel)
+            .caption(script.name(), ("sans-serif", 16))
+            .margin(8)
+            .x_label_area_size(30)
+            .y_label_area_size(40)
+            .build_cartesian_2d((1f64..(2 << 20) as f64).log_scale(), 0f64..top * 1.1)?;
+        chart
+            .configure_mesh()
+            .x_desc("bytes")
+            .y_desc("GB/s")
+            .x_label_formatter(&|x| size_label(*x as usize))
+            .draw()?;
+        for &(i, name, color) in &shown {
+            chart
+                .draw_series(LineSeries::new(
+                    points.iter().map(|(s, g)| (*s as f64, g[i])),
+                    color.stroke_width(2),
+                ))?
+                .label(name)
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 15, y)], color));
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperLeft)
+            .draw()?;
+    }
+    root.present()?;
+    Ok(())
+}

@@ -1,0 +1,94 @@
+//! Shared by the benchmarks: inputs placed 8 bytes past a 64-byte boundary (a realistic
+//! worst case for alignment), the sizes and corpora the issue asks for, and a timer that
+//! takes the median of interleaved rounds.
+#![allow(dead_code)]
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// The sizes every benchmark runs at.
+pub const SIZES: &[usize] = &[
+    1,
+    8,
+    16,
+    32,
+    64,
+    65,
+    128,
+    256,
+    512,
+    4 << 10,
+    64 << 10,
+    1 << 20,
+];
+
+/// A copy of some bytes that starts 8 bytes past a 64-byte boundary.
+pub struct Placed {
+    storage: Vec<u8>,
+    start: usize,
+    len: usize,
+}
+
+impl Placed {
+    /// Copies `bytes` to an address that is 8 bytes past a multiple of 64.
+    pub fn new(bytes: &[u8]) -> Placed {
+        let mut storage = vec![0u8; bytes.len() + 128];
+        let addr = storage.as_ptr() as usize;
+        let start = (64 - addr % 64) % 64 + 8;
+        storage[start..start + bytes.len()].copy_from_slice(bytes);
+        Placed {
+            storage,
+            start,
+            len: bytes.len(),
+        }
+    }
+    /// The placed bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.storage[self.start..self.start + self.len]
+    }
+}
+
+/// A human label for a size: `64`, `4K`, `1M`.
+pub fn size_label(n: usize) -> String {
+    if n >= 1 << 20 && n % (1 << 20) == 0 {
+        format!("{}M", n >> 20)
+    } else if n >= 1 << 10 && n % (1 << 10) == 0 {
+        format!("{}K", n >> 10)
+    } else {
+        n.to_string()
+    }
+}
+
+/// Nanoseconds per call of `f`, timed over a batch of calls that lasts about `target`.
+pub fn ns_per_call(target: Duration, mut f: impl FnMut() -> bool) -> f64 {
+    // Calibrate the batch size.
+    let mut n = 1u64;
+    loop {
+        let t = Instant::now();
+        for _ in 0..n {
+            black_box(f());
+        }
+        let e = t.elapsed();
+        if e >= target / 4 || n >= 1 << 30 {
+            let per = e.as_nanos() as f64 / n as f64;
+            let want = (target.as_nanos() as f64 / per.max(0.01)).max(1.0) as u64;
+            let t = Instant::now();
+            for _ in 0..want {
+                black_box(f());
+            }
+            return t.elapsed().as_nanos() as f64 / want as f64;
+        }
+        n *= 4;
+    }
+}
+
+/// The median of `xs` (which must not be empty).
+pub fn median(xs: &mut [f64]) -> f64 {
+    xs.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let n = xs.len();
+    if n % 2 == 1 {
+        xs[n / 2]
+    } else {
+        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+    }
+}

@@ -1,0 +1,261 @@
+//! Exhaustive tests: every 1-, 2- and 3-byte string, and every 4-byte string that starts
+//! with F0..F4, placed at many offsets of a 64-byte block, for every backend this CPU has,
+//! compared with `core::str::from_utf8` (position and length) and with the scalar reference
+//! (reason and code point).
+//!
+//! Each string `s` is checked in two contexts: at the very end of the input (so the
+//! end-of-input check and the zero-padded tail are exercised), and followed by valid
+//! multi-byte text that runs into the next block. It is preceded by `o` bytes of valid
+//! text (ASCII, 2-byte or 3-byte characters depending on `o`), so it starts at offset `o`
+//! of the first block and crosses the 16-, 32- and 64-byte register and block boundaries.
+//! The expected answer is computed once per string and context, and shifted by `o`.
+//!
+//! Offsets: with `VUTF8_EXHAUSTIVE=full` (the default) the vector backends see every offset
+//! `0..64` for 1- to 3-byte strings. The scalar backend has no blocks; its only
+//! position-dependence is the word alignment of its ASCII skip, so it sees offsets `0..=8`.
+//! 4-byte strings are placed at offsets 0, 1, 15, 31, 32, 60, 61, 62 and 63 (the last
+//! positions of a block, where the string crosses into the next one). Under emulation
+//! (`VUTF8_EXHAUSTIVE=reduced`, set by `scripts/test-cross.sh`), the offsets are a fixed
+//! subset chosen to cover every register boundary: nothing is skipped at random.
+
+mod common;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use vutf8::Backend;
+
+/// After each string in the "followed by text" context: 2-, 3- and 4-byte characters,
+/// then ASCII, long enough to reach into the next block.
+const SUFFIX: &str = "é€😀 and plain text to run well past the end of the block ....";
+
+fn reduced() -> bool {
+    match std::env::var("VUTF8_EXHAUSTIVE").as_deref() {
+        Ok("reduced") => true,
+        Ok("full") | Err(_) => false,
+        Ok(other) => panic!("VUTF8_EXHAUSTIVE must be 'full' or 'reduced', not {other:?}"),
+    }
+}
+
+/// Offsets for the vector backends (1- to 3-byte strings).
+fn vector_offsets() -> Vec<usize> {
+    if reduced() {
+        vec![0, 1, 13, 14, 15, 16, 29, 30, 31, 32, 46, 47, 48, 61, 62, 63]
+    } else {
+        (0..64).collect()
+    }
+}
+
+/// Offsets for the scalar backend: every alignment of an 8-byte word.
+fn scalar_offsets() -> Vec<usize> {
+    if reduced() {
+        vec![0, 3, 7]
+    } else {
+        (0..=8).collect()
+    }
+}
+
+fn four_byte_offsets() -> Vec<usize> {
+    if reduced() {
+        vec![0, 31, 61, 63]
+    } else {
+        vec![0, 1, 15, 31, 32, 60, 61, 62, 63]
+    }
+}
+
+/// `len` bytes of valid text: ASCII, 2-byte or 3-byte characters (by `len % 3`), padded
+/// with ASCII to the exact length.
+fn prefix(len: usize) -> Vec<u8> {
+    let unit = match len % 3 {
+        0 => "a",
+        1 => "é",
+        _ => "€",
+    };
+    let mut p = unit.repeat(len / unit.len()).into_bytes();
+    p.resize(len, b'.');
+    p
+}
+
+/// What a check must say: `None` for valid, else position, length, reason, code point.
+type Expect = Option<(usize, Option<usize>, vutf8::ErrorKind, Option<u32>)>;
+
+/// The expected result for `s` followed by `tail`, relative to the start of `s`, from std
+/// (position and length) and the scalar reference (reason), which must agree.
+fn expect(s: &[u8], tail: &[u8], scratch: &mut Vec<u8>) -> Expect {
+    scratch.clear();
+    scratch.extend_from_slice(s);
+    scratch.extend_from_slice(tail);
+    let std_says = common::std_verdict(scratch);
+    let reference = vutf8::scalar::validate(scratch).err();
+    let ours = reference.map(|e| (e.valid_up_to(), e.error_len()));
+    assert_eq!(ours, std_says, "scalar reference vs std on {scratch:02X?}");
+    reference.map(|e| (e.valid_up_to(), e.error_len(), e.kind(), e.code_point()))
+}
+
+fn check(backend: Backend, buf: &[u8], offset: usize, want: Expect) {
+    let got = backend.validate(buf).err().map(|e| {
+        (
+            e.valid_up_to() - offset,
+            e.error_len(),
+            e.kind(),
+            e.code_point(),
+        )
+    });
+    if got != want {
+        panic!(
+            "backend {} at offset {offset}: got {got:?}, want {want:?}\ninput {buf:02X?}",
+            backend.name()
+        );
+    }
+}
+
+/// One placement of the string: a buffer with the prefix, room for the string, and the
+/// tail, and the backends that check it.
+struct Slot {
+    buf: Vec<u8>,
+    offset: usize,
+    backends: Vec<Backend>,
+}
+
+impl Slot {
+    fn new(offset: usize, len: usize, tail: &[u8], backends: Vec<Backend>) -> Slot {
+        let mut buf = prefix(offset);
+        buf.resize(offset + len, 0);
+        buf.extend_from_slice(tail);
+        Slot {
+            buf,
+            offset,
+            backends,
+        }
+    }
+    fn run(&mut self, s: &[u8], want: Expect) {
+        self.buf[self.offset..self.offset + s.len()].copy_from_slice(s);
+        for &b in &self.backends {
+            check(b, &self.buf, self.offset, want);
+        }
+    }
+}
+
+/// Builds the slots for strings of length `len`: every offset in `vector_offsets` for the
+/// vector backends, every offset in `scalar_offsets` for the scalar one, both contexts.
+fn slots(len: usize, vector_offsets: &[usize], scalar_offsets: &[usize]) -> Vec<(bool, Slot)> {
+    let all = common::backends();
+    let vector: Vec<Backend> = all
+        .iter()
+        .copied()
+        .filter(|&b| b != Backend::Scalar)
+        .collect();
+    let mut out = Vec::new();
+    for followed in [false, true] {
+        let tail: &[u8] = if followed { SUFFIX.as_bytes() } else { b"" };
+        for o in 0..64 {
+            let mut backends = Vec::new();
+            if scalar_offsets.contains(&o) {
+                backends.push(Backend::Scalar);
+            }
+            if vector_offsets.contains(&o) {
+                backends.extend(&vector);
+            }
+            if !backends.is_empty() {
+                out.push((followed, Slot::new(o, len, tail, backends)));
+            }
+        }
+    }
+    out
+}
+
+/// Runs `body(first_byte, counter)` for every first byte in `firsts`, on all cores
+/// (single-threaded where threads are unavailable, as on wasm32).
+fn parallel_over(firsts: Vec<u8>, body: impl Fn(u8) -> u64 + Sync) -> u64 {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let total = AtomicU64::new(0);
+    if threads <= 1 || cfg!(target_family = "wasm") {
+        for f in firsts {
+            total.fetch_add(body(f), Ordering::Relaxed);
+        }
+    } else {
+        let next = std::sync::Mutex::new(firsts.into_iter());
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|| loop {
+                    let Some(f) = next.lock().unwrap().next() else {
+                        break;
+                    };
+                    total.fetch_add(body(f), Ordering::Relaxed);
+                });
+            }
+        });
+    }
+    total.into_inner()
+}
+
+/// Checks every string of `len` bytes (1..=3) whose first byte is in `firsts`; returns the
+/// number of checks (backend runs).
+fn strings_of_len(len: usize) -> u64 {
+    let vo = vector_offsets();
+    let so = scalar_offsets();
+    parallel_over((0..=255u8).collect(), |first| {
+        let mut slots = slots(len, &vo, &so);
+        let mut scratch = Vec::new();
+        let mut checks = 0u64;
+        let rest = 1u32 << (8 * (len - 1));
+        for r in 0..rest {
+            let mut s = [first, 0, 0, 0];
+            for (i, b) in s[1..len].iter_mut().enumerate() {
+                *b = (r >> (8 * i)) as u8;
+            }
+            let s = &s[..len];
+            let want_end = expect(s, b"", &mut scratch);
+            let want_followed = expect(s, SUFFIX.as_bytes(), &mut scratch);
+            for (followed, slot) in &mut slots {
+                slot.run(s, if *followed { want_followed } else { want_end });
+                checks += slot.backends.len() as u64;
+            }
+        }
+        checks
+    })
+}
+
+#[test]
+fn every_1_byte_string_at_every_offset() {
+    let checks = strings_of_len(1);
+    eprintln!("1-byte strings: {checks} checks");
+    assert!(checks >= 256);
+}
+
+#[test]
+fn every_2_byte_string_at_every_offset() {
+    let checks = strings_of_len(2);
+    eprintln!("2-byte strings: {checks} checks");
+    assert!(checks >= 1 << 16);
+}
+
+#[test]
+fn every_3_byte_string_at_every_offset() {
+    let checks = strings_of_len(3);
+    eprintln!("3-byte strings: {checks} checks");
+    assert!(checks >= 1 << 24);
+}
+
+#[test]
+fn every_4_byte_string_from_f0_to_f4() {
+    let offsets = four_byte_offsets();
+    // The scalar backend at two offsets (no blocks, two word alignments), vector backends
+    // at all of `offsets`.
+    let scalar = vec![offsets[0], offsets[1]];
+    let checks = parallel_over((0xF0..=0xF4).collect(), |first| {
+        let mut slots = slots(4, &offsets, &scalar);
+        let mut scratch = Vec::new();
+        let mut checks = 0u64;
+        for r in 0..1u32 << 24 {
+            let s = [first, r as u8, (r >> 8) as u8, (r >> 16) as u8];
+            let want_end = expect(&s, b"", &mut scratch);
+            let want_followed = expect(&s, SUFFIX.as_bytes(), &mut scratch);
+            for (followed, slot) in &mut slots {
+                slot.run(&s, if *followed { want_followed } else { want_end });
+                checks += slot.backends.len() as u64;
+            }
+        }
+        checks
+    });
+    eprintln!("4-byte strings F0..F4: {checks} checks");
+    assert!(checks >= 5 << 24);
+}
