@@ -91,26 +91,21 @@ fn repair_after(input: &[u8], first: Utf8Error, out: &mut String, at_end: bool) 
         // Scalar stretch: decode until SCALAR_STRETCH bytes pass without an error.
         let mut clean_from = pos; // start of the current valid run
         while pos < input.len() && pos - clean_from < SCALAR_STRETCH {
-            if input[pos] < 0x80 {
-                pos += 1;
-                continue;
-            }
-            match decode_char(&input[pos..]) {
-                Decoded::Char(_, n) => pos += n,
-                Decoded::Error(e) => {
+            match step(input, pos) {
+                Step::Valid(n) => pos += n,
+                Step::Bad(n) => {
                     push_valid(out, &input[clean_from..pos]);
-                    match e.error_len() {
-                        Some(n) => {
-                            out.push_str(REPLACEMENT);
-                            pos += n;
-                            clean_from = pos;
-                        }
-                        None if at_end => {
-                            out.push_str(REPLACEMENT);
-                            return input.len();
-                        }
-                        None => return pos,
+                    out.push_str(REPLACEMENT);
+                    pos += n;
+                    clean_from = pos;
+                }
+                Step::Incomplete => {
+                    push_valid(out, &input[clean_from..pos]);
+                    if !at_end {
+                        return pos;
                     }
+                    out.push_str(REPLACEMENT);
+                    return input.len();
                 }
             }
         }
@@ -124,6 +119,49 @@ fn repair_after(input: &[u8], first: Utf8Error, out: &mut String, at_end: bool) 
             Err(e) => err = e,
         }
     }
+}
+
+/// What [`step`] found at one position.
+enum Step {
+    /// A well-formed character of this many bytes.
+    Valid(usize),
+    /// An ill-formed sequence whose maximal subpart has this many bytes.
+    Bad(usize),
+    /// The input ends inside a sequence.
+    Incomplete,
+}
+
+/// The scalar decoder of [`crate::scalar::decode_char`], reduced to what lossy decoding
+/// needs (lengths only, no error kinds), so that dense errors cost no more than in std.
+#[inline(always)]
+fn step(input: &[u8], pos: usize) -> Step {
+    let lead = input[pos];
+    if lead < 0x80 {
+        return Step::Valid(1);
+    }
+    let (len, lo, hi) = match lead {
+        0xC2..=0xDF => (2, 0x80, 0xBF),
+        0xE0 => (3, 0xA0, 0xBF),
+        0xE1..=0xEC | 0xEE..=0xEF => (3, 0x80, 0xBF),
+        0xED => (3, 0x80, 0x9F),
+        0xF0 => (4, 0x90, 0xBF),
+        0xF1..=0xF3 => (4, 0x80, 0xBF),
+        0xF4 => (4, 0x80, 0x8F),
+        _ => return Step::Bad(1),
+    };
+    match input.get(pos + 1) {
+        None => return Step::Incomplete,
+        Some(&second) if !(lo..=hi).contains(&second) => return Step::Bad(1),
+        Some(_) => {}
+    }
+    for i in 2..len {
+        match input.get(pos + i) {
+            None => return Step::Incomplete,
+            Some(&b) if b & 0xC0 != 0x80 => return Step::Bad(i),
+            Some(_) => {}
+        }
+    }
+    Step::Valid(len)
 }
 
 /// Appends bytes that were checked to be valid UTF-8.

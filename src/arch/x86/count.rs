@@ -3,14 +3,16 @@
 //! bytes, the non-continuation bytes are exactly those greater than -65.
 //!
 //! ```text
-//! for each group of up to 63 iterations:
-//!     counts = 0 (32 byte lanes)
-//!     for each 128 bytes (4 registers): counts -= (v > -65) for each register
+//! for each group of up to 255 iterations:
+//!     c0..c3 = 0 (32 byte lanes each)
+//!     for each 128 bytes (4 registers v0..v3): ci -= (vi > -65)
 //!                                       (a true compare is -1, so this adds 1)
-//!     total += horizontal sum of counts (vpsadbw against zero: 4 × u64)
+//!     total += horizontal sums of c0..c3 (vpsadbw against zero: 4 × u64 each)
 //! ```
 //!
-//! A lane grows by at most 4 per iteration, so 63 iterations (252) never overflow a byte.
+//! Four counters keep the four compares independent (one dependent subtraction per
+//! counter and iteration); a lane grows by at most 1 per iteration, so 255 iterations
+//! never overflow a byte.
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::*;
@@ -19,8 +21,8 @@ use core::arch::x86_64::*;
 
 /// Bytes per loop iteration: four 32-byte registers.
 const STEP: usize = 128;
-/// Iterations before the byte counters are summed (4 × 63 = 252 < 256).
-const GROUP: usize = 63;
+/// Iterations before the byte counters are summed (each lane gains at most 1 each).
+const GROUP: usize = 255;
 
 /// The number of bytes in `bytes` that are not continuation bytes (`80..BF`).
 ///
@@ -42,12 +44,11 @@ pub(crate) unsafe fn count_non_continuation(bytes: &[u8]) -> usize {
 #[inline(always)]
 unsafe fn count(bytes: &[u8]) -> usize {
     let mut chunks = bytes.chunks_exact(STEP);
-    // SAFETY (every block below): the caller guarantees AVX2; the loads are checked
-    // one by one.
+    // SAFETY: the caller guarantees AVX2 (these two only make registers).
     let (threshold, zero) = unsafe { (_mm256_set1_epi8(-65), _mm256_setzero_si256()) };
     let mut sums = zero; // 4 × u64
     loop {
-        let mut counts = zero;
+        let (mut c0, mut c1, mut c2, mut c3) = (zero, zero, zero, zero);
         let mut n = 0;
         for chunk in chunks.by_ref().take(GROUP) {
             let p = chunk.as_ptr();
@@ -58,15 +59,19 @@ unsafe fn count(bytes: &[u8]) -> usize {
                 let b = _mm256_loadu_si256(p.add(32).cast());
                 let c = _mm256_loadu_si256(p.add(64).cast());
                 let d = _mm256_loadu_si256(p.add(96).cast());
-                counts = _mm256_sub_epi8(counts, _mm256_cmpgt_epi8(a, threshold));
-                counts = _mm256_sub_epi8(counts, _mm256_cmpgt_epi8(b, threshold));
-                counts = _mm256_sub_epi8(counts, _mm256_cmpgt_epi8(c, threshold));
-                counts = _mm256_sub_epi8(counts, _mm256_cmpgt_epi8(d, threshold));
+                c0 = _mm256_sub_epi8(c0, _mm256_cmpgt_epi8(a, threshold));
+                c1 = _mm256_sub_epi8(c1, _mm256_cmpgt_epi8(b, threshold));
+                c2 = _mm256_sub_epi8(c2, _mm256_cmpgt_epi8(c, threshold));
+                c3 = _mm256_sub_epi8(c3, _mm256_cmpgt_epi8(d, threshold));
             }
             n += 1;
         }
         // SAFETY: AVX2 (the caller).
-        sums = unsafe { _mm256_add_epi64(sums, _mm256_sad_epu8(counts, zero)) };
+        sums = unsafe {
+            let s01 = _mm256_add_epi64(_mm256_sad_epu8(c0, zero), _mm256_sad_epu8(c1, zero));
+            let s23 = _mm256_add_epi64(_mm256_sad_epu8(c2, zero), _mm256_sad_epu8(c3, zero));
+            _mm256_add_epi64(sums, _mm256_add_epi64(s01, s23))
+        };
         if n < GROUP {
             break;
         }
