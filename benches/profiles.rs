@@ -129,6 +129,20 @@ fn count(c: &mut Criterion) {
             |b, t| b.iter(|| vutf8::validate_and_count(black_box(t.as_bytes())).unwrap()),
         );
     }
+    // A text that fits in L1 cache.
+    let small = generate(Script::Cjk, 16 * 1024, 1);
+    let small = std::str::from_utf8(&small).unwrap();
+    g.throughput(Throughput::Bytes(small.len() as u64));
+    g.bench_with_input(
+        BenchmarkId::new("std-chars-count", "Cjk-16KiB"),
+        small,
+        |b, t| b.iter(|| black_box(t).chars().count()),
+    );
+    g.bench_with_input(
+        BenchmarkId::new("count_chars", "Cjk-16KiB"),
+        small,
+        |b, t| b.iter(|| vutf8::count_chars(black_box(t))),
+    );
     g.finish();
 }
 
