@@ -9,6 +9,7 @@
 //!     for each 256 bytes (8 registers v0..v7):
 //!         ci -= (-64 > v2i) + (-64 > v2i+1)    (a true compare is -1: adds 0, 1 or 2)
 //!     continuation += horizontal sums of c0..c3 (vpsadbw against zero: 4 × u64 each)
+//! the last 0..=255 bytes: one register at a time, then the last 0..=31 a word at a time
 //! characters = length - continuation
 //! ```
 //!
@@ -76,10 +77,23 @@ unsafe fn count(bytes: &[u8]) -> usize {
             break;
         }
     }
+    // The last 0..=255 bytes: one register at a time (at most 7, so no lane overflows),
+    // then the portable count for the last 0..=31.
+    let mut registers = chunks.remainder().chunks_exact(32);
+    let mut c = zero;
+    for register in registers.by_ref() {
+        // SAFETY: AVX2 (the caller), and `register` has 32 readable bytes.
+        c = unsafe {
+            let v = _mm256_loadu_si256(register.as_ptr().cast());
+            _mm256_sub_epi8(c, _mm256_cmpgt_epi8(limit, v))
+        };
+    }
+    // SAFETY: AVX2 (the caller).
+    sums = unsafe { _mm256_add_epi64(sums, _mm256_sad_epu8(c, zero)) };
     let mut lanes = [0u64; 4];
     // SAFETY: AVX2 (the caller), and `lanes` is 32 writable bytes.
     unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), sums) };
     let continuation = lanes.iter().sum::<u64>() as usize;
-    let rest = chunks.remainder();
+    let rest = registers.remainder();
     (bytes.len() - rest.len() - continuation) + crate::count::count_portable(rest)
 }
