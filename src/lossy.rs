@@ -77,7 +77,9 @@ fn repair_after(input: &[u8], first: Utf8Error, out: &mut String, at_end: bool) 
     loop {
         // `input[pos..]` was checked by the vector validator: valid up to `err`.
         let bad = pos + err.valid_up_to();
-        push_valid(out, &input[pos..bad]);
+        // SAFETY: the vector validator found `input[pos..bad]` valid (`bad` is where its
+        // first error starts).
+        unsafe { push_valid(out, &input[pos..bad]) };
         let Some(len) = err.error_len() else {
             // The input ends inside a sequence.
             if !at_end {
@@ -94,13 +96,15 @@ fn repair_after(input: &[u8], first: Utf8Error, out: &mut String, at_end: bool) 
             match step(input, pos) {
                 Step::Valid(n) => pos += n,
                 Step::Bad(n) => {
-                    push_valid(out, &input[clean_from..pos]);
+                    // SAFETY: `step` found whole valid characters from `clean_from` to `pos`.
+                    unsafe { push_valid(out, &input[clean_from..pos]) };
                     out.push_str(REPLACEMENT);
                     pos += n;
                     clean_from = pos;
                 }
                 Step::Incomplete => {
-                    push_valid(out, &input[clean_from..pos]);
+                    // SAFETY: `step` found whole valid characters from `clean_from` to `pos`.
+                    unsafe { push_valid(out, &input[clean_from..pos]) };
                     if !at_end {
                         return pos;
                     }
@@ -109,11 +113,13 @@ fn repair_after(input: &[u8], first: Utf8Error, out: &mut String, at_end: bool) 
                 }
             }
         }
-        push_valid(out, &input[clean_from..pos]);
+        // SAFETY: `step` found whole valid characters from `clean_from` to `pos`.
+        unsafe { push_valid(out, &input[clean_from..pos]) };
         // Back to the vector validator.
         match crate::validate(&input[pos..]) {
             Ok(()) => {
-                push_valid(out, &input[pos..]);
+                // SAFETY: the vector validator just found `input[pos..]` valid.
+                unsafe { push_valid(out, &input[pos..]) };
                 return input.len();
             }
             Err(e) => err = e,
@@ -165,10 +171,13 @@ fn step(input: &[u8], pos: usize) -> Step {
 }
 
 /// Appends bytes that were checked to be valid UTF-8.
+///
+/// # Safety
+///
+/// `valid` must be valid UTF-8.
 #[inline]
-fn push_valid(out: &mut String, valid: &[u8]) {
-    // SAFETY: every caller passes a range that the vector validator or the scalar decoder
-    // found to be valid UTF-8 (whole characters only).
+unsafe fn push_valid(out: &mut String, valid: &[u8]) {
+    // SAFETY: the caller guarantees that `valid` is valid UTF-8.
     out.push_str(unsafe { core::str::from_utf8_unchecked(valid) });
 }
 
