@@ -141,3 +141,22 @@ fn exhaustive_short_inputs() {
         }
     }
 }
+
+#[test]
+fn random_chunk_boundaries() {
+    let mut rng = Rng::new(3629);
+    let nasty = [0x80u8, 0xC2, 0xE2, 0xED, 0xF0, 0xF4, 0xFF];
+    for round in 0..200 {
+        let mut text = generate(Script::ALL[round % 6], 200 + rng.below(5000), round as u64);
+        for _ in 0..rng.below(40) {
+            let i = rng.below(text.len());
+            text[i] = nasty[rng.below(nasty.len())];
+        }
+        // Empty chunks too; the first length is never 0, so the stream always advances.
+        let lens: Vec<usize> = (0..8)
+            .map(|i| rng.below(200) + usize::from(i == 0))
+            .collect();
+        let want = String::from_utf8_lossy(&text);
+        assert_eq!(streamed(&text, &lens), want, "chunks {lens:?}");
+    }
+}
