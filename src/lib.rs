@@ -64,7 +64,7 @@ const SHORT_INPUT: usize = arch::generic::lookup::BLOCK;
 #[inline]
 pub fn is_valid(input: &[u8]) -> bool {
     if input.len() < SHORT_INPUT {
-        return scalar::validate(input).is_ok();
+        return input.is_ascii() || scalar::validate(input).is_ok();
     }
     arch::validate(input).is_ok()
 }
@@ -73,6 +73,9 @@ pub fn is_valid(input: &[u8]) -> bool {
 #[inline]
 pub(crate) fn validate(input: &[u8]) -> Result<(), Utf8Error> {
     if input.len() < SHORT_INPUT {
+        if input.is_ascii() {
+            return Ok(());
+        }
         return scalar::validate(input);
     }
     match arch::validate(input) {

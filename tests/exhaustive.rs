@@ -3,9 +3,11 @@
 //! compared with `core::str::from_utf8` (position and length) and with the scalar reference
 //! (reason and code point).
 //!
-//! Each string `s` is checked in two contexts: at the very end of the input (so the
-//! end-of-input check and the zero-padded tail are exercised), and followed by valid
-//! multi-byte text that runs into the next block. It is preceded by `o` bytes of valid
+//! Each string `s` is checked in three contexts: at the very end of the input (so the
+//! end-of-input check and the zero-padded tail are exercised), followed by valid
+//! multi-byte text that runs into the next block (the overlapping last block), and, for
+//! the vector backends, followed by enough text to make the input at least 512 bytes (the
+//! main loop, which handles 8 blocks at a time). It is preceded by `o` bytes of valid
 //! text (ASCII, 2-byte or 3-byte characters depending on `o`), so it starts at offset `o`
 //! of the first block and crosses the 16-, 32- and 64-byte register and block boundaries.
 //! The expected answer is computed once per string and context, and shifted by `o`.
@@ -26,6 +28,18 @@ use vutf8::Backend;
 /// After each string in the "followed by text" context: 2-, 3- and 4-byte characters,
 /// then ASCII, long enough to reach into the next block.
 const SUFFIX: &str = "é€😀 and plain text to run well past the end of the block ....";
+
+/// The contexts each string is checked in: what follows it, and whether the scalar
+/// backend runs too. The long tail makes the input at least 512 bytes, so the vector
+/// backends take their main loop (groups of 8 blocks) rather than the short-input paths.
+fn contexts() -> Vec<(Vec<u8>, bool)> {
+    let long = SUFFIX.repeat(8).into_bytes();
+    vec![
+        (Vec::new(), true),
+        (SUFFIX.as_bytes().to_vec(), true),
+        (long, false),
+    ]
+}
 
 fn reduced() -> bool {
     match std::env::var("VUTF8_EXHAUSTIVE").as_deref() {
@@ -136,7 +150,7 @@ impl Slot {
 
 /// Builds the slots for strings of length `len`: every offset in `vector_offsets` for the
 /// vector backends, every offset in `scalar_offsets` for the scalar one, both contexts.
-fn slots(len: usize, vector_offsets: &[usize], scalar_offsets: &[usize]) -> Vec<(bool, Slot)> {
+fn slots(len: usize, vector_offsets: &[usize], scalar_offsets: &[usize]) -> Vec<(usize, Slot)> {
     let all = common::backends();
     let vector: Vec<Backend> = all
         .iter()
@@ -144,18 +158,17 @@ fn slots(len: usize, vector_offsets: &[usize], scalar_offsets: &[usize]) -> Vec<
         .filter(|&b| b != Backend::Scalar)
         .collect();
     let mut out = Vec::new();
-    for followed in [false, true] {
-        let tail: &[u8] = if followed { SUFFIX.as_bytes() } else { b"" };
+    for (context, (tail, with_scalar)) in contexts().into_iter().enumerate() {
         for o in 0..64 {
             let mut backends = Vec::new();
-            if scalar_offsets.contains(&o) {
+            if with_scalar && scalar_offsets.contains(&o) {
                 backends.push(Backend::Scalar);
             }
             if vector_offsets.contains(&o) {
                 backends.extend(&vector);
             }
             if !backends.is_empty() {
-                out.push((followed, Slot::new(o, len, tail, backends)));
+                out.push((context, Slot::new(o, len, &tail, backends)));
             }
         }
     }
@@ -194,6 +207,7 @@ fn strings_of_len(len: usize) -> u64 {
     let so = scalar_offsets();
     parallel_over((0..=255u8).collect(), |first| {
         let mut slots = slots(len, &vo, &so);
+        let tails = contexts();
         let mut scratch = Vec::new();
         let mut checks = 0u64;
         let rest = 1u32 << (8 * (len - 1));
@@ -203,10 +217,9 @@ fn strings_of_len(len: usize) -> u64 {
                 *b = (r >> (8 * i)) as u8;
             }
             let s = &s[..len];
-            let want_end = expect(s, b"", &mut scratch);
-            let want_followed = expect(s, SUFFIX.as_bytes(), &mut scratch);
-            for (followed, slot) in &mut slots {
-                slot.run(s, if *followed { want_followed } else { want_end });
+            let want: Vec<Expect> = tails.iter().map(|(t, _)| expect(s, t, &mut scratch)).collect();
+            for (context, slot) in &mut slots {
+                slot.run(s, want[*context]);
                 checks += slot.backends.len() as u64;
             }
         }
@@ -243,14 +256,14 @@ fn every_4_byte_string_from_f0_to_f4() {
     let scalar = vec![offsets[0], offsets[1]];
     let checks = parallel_over((0xF0..=0xF4).collect(), |first| {
         let mut slots = slots(4, &offsets, &scalar);
+        let tails = contexts();
         let mut scratch = Vec::new();
         let mut checks = 0u64;
         for r in 0..1u32 << 24 {
             let s = [first, r as u8, (r >> 8) as u8, (r >> 16) as u8];
-            let want_end = expect(&s, b"", &mut scratch);
-            let want_followed = expect(&s, SUFFIX.as_bytes(), &mut scratch);
-            for (followed, slot) in &mut slots {
-                slot.run(&s, if *followed { want_followed } else { want_end });
+            let want: Vec<Expect> = tails.iter().map(|(t, _)| expect(&s, t, &mut scratch)).collect();
+            for (context, slot) in &mut slots {
+                slot.run(&s, want[*context]);
                 checks += slot.backends.len() as u64;
             }
         }

@@ -42,16 +42,20 @@
 //!
 //! A sequence may still be open at the end of a register: the last byte `>= C0`, the
 //! second-to-last `>= E0` or the third-to-last `>= F0`. One saturating subtraction against
-//! `[FF, …, FF, EF, DF, BF]` finds that; it is an error only if the input ends there, so it
-//! is kept as `prev_incomplete` and folded into the error when the input ends, or when the
-//! next block is pure ASCII (the tables would not see it then).
+//! `[FF, …, FF, EF, DF, BF]` finds that; it is an error only if the input ends there, or
+//! if the next block is pure ASCII (which skips the tables), so it is computed only then,
+//! from the last register checked.
 //!
 //! # The loop
 //!
 //! The input is processed in 64-byte blocks (64 / `BYTES` registers each). A block whose
 //! bytes are all ASCII is skipped after one OR-reduction. The error accumulator is tested
-//! after every block. The last partial block is copied into a zero-filled buffer: the zeros
-//! are ASCII, so a sequence cut off by the end of input shows up as TOO_SHORT.
+//! after every group of 8 blocks (512 bytes): fewer tests, and on AVX2 measurably fewer
+//! instructions per byte than testing every block or every 4 blocks. The last partial block is handled by re-checking the last
+//! 64 bytes of the input (overlapping bytes already checked, with the true register before
+//! them), so nothing is copied; inputs too short for that (under 64 + one register) are
+//! copied into a zero-filled block: the zeros are ASCII, so a sequence cut off by the end of
+//! input shows up as TOO_SHORT.
 //!
 //! # Locating an error
 //!
@@ -62,7 +66,7 @@
 //! fails, a cold path re-checks it register by register, takes the first byte `i` with a
 //! bit set, and reports `i - 3`: the first error starts within 3 bytes after that. The
 //! scalar decoder then finds it exactly, after backing up to the start of a character.
-//! An error that only `prev_incomplete` reveals (a sequence left open at the end of the
+//! An error that only the end-of-register check reveals (a sequence left open at the end of the
 //! previous block) is reported at the block start.
 
 use super::super::vector::Vector;
@@ -222,8 +226,9 @@ impl<V: Vector> Tables<V> {
 
 /// The running state between blocks.
 struct State<V> {
+    /// The last register checked (its bytes precede the next block).
     prev_input: V,
-    prev_incomplete: V,
+    /// Non-zero once an error has been seen.
     error: V,
 }
 
@@ -246,9 +251,9 @@ impl<V: Vector> State<V> {
             any = any.or(*r);
         }
         if any.is_ascii() {
-            // Only a sequence left open by the previous block can be wrong here.
-            self.error = self.error.or(self.prev_incomplete);
-            // `prev_incomplete` stays as it is: if it was set, the error already is.
+            // Only a sequence left open at the end of the previous register can be wrong
+            // here. (Computed only now: most blocks after a non-ASCII one are not ASCII.)
+            self.error = self.error.or(t.incomplete(self.prev_input));
             self.prev_input = regs[n - 1];
             return;
         }
@@ -257,17 +262,32 @@ impl<V: Vector> State<V> {
             self.error = self.error.or(t.check(*r, prev));
             prev = *r;
         }
-        self.prev_incomplete = t.incomplete(prev);
         self.prev_input = prev;
+    }
+
+    /// Checks `GROUP` consecutive blocks at `ptr`.
+    ///
+    /// # Safety
+    /// `ptr` is valid for reads of `GROUP * BLOCK` bytes.
+    #[inline(always)]
+    unsafe fn group(&mut self, t: &Tables<V>, ptr: *const u8) {
+        for k in 0..GROUP {
+            // SAFETY: block k lies in the group, within the caller's guarantee.
+            unsafe { self.block(t, ptr.add(k * BLOCK)) };
+        }
     }
 }
 
+/// How many blocks the main loop handles between two tests of the error accumulator (and
+/// with one ASCII test when they are all ASCII).
+const GROUP: usize = 8;
+
 /// Validates `input` with vector type `V`.
 ///
-/// Returns `Err(block_start)` if the input is invalid, where `block_start` is the offset of
-/// the 64-byte block in which the error was detected: the first error lies in that block, or
-/// is a sequence left open by the 3 bytes before it. (Callers back up to the start of that
-/// character and let the scalar decoder find the exact error.)
+/// Returns `Err(pos)` if the input is invalid, where the first error starts at most 3
+/// bytes after `pos`, or is a sequence left open by the character that contains byte
+/// `pos - 1` (see "Locating an error" above). Callers back up to the start of that
+/// character and let the scalar decoder find the exact error.
 ///
 /// # Safety
 /// The CPU supports `V`'s instruction set. This function must be inlined into a function
@@ -279,23 +299,62 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
     let (t, zero) = unsafe { (Tables::<V>::new(), V::splat(0)) };
     let mut state = State {
         prev_input: zero,
-        prev_incomplete: zero,
         error: zero,
     };
     let len = input.len();
     let ptr = input.as_ptr();
     let mut pos = 0;
+
+    // Main loop: GROUP blocks, one ASCII test if they are all ASCII, one error test.
+    while pos + GROUP * BLOCK <= len {
+        let before = state.prev_input;
+        // SAFETY: pos + GROUP * BLOCK <= len, so the group lies inside `input`.
+        unsafe { state.group(&t, ptr.add(pos)) };
+        if state.error.any_set() {
+            // SAFETY: as above.
+            return Err(unsafe { locate_in_group(&t, ptr, pos, before) });
+        }
+        pos += GROUP * BLOCK;
+    }
+    // Then single blocks.
     while pos + BLOCK <= len {
         let prev_input = state.prev_input;
         // SAFETY: pos + BLOCK <= len, so the block lies inside `input`.
         unsafe { state.block(&t, ptr.add(pos)) };
         if state.error.any_set() {
             // SAFETY: as above.
-            return Err(pos + unsafe { locate(&t, ptr.add(pos), prev_input) });
+            return Err(pos + unsafe { locate(&t, ptr.add(pos), prev_input) }.unwrap_or(0));
         }
         pos += BLOCK;
     }
-    if pos < len {
+    if pos == len {
+        return if t.incomplete(state.prev_input).any_set() {
+            Err(pos)
+        } else {
+            Ok(())
+        };
+    }
+
+    // The last, partial block.
+    if len >= BLOCK + V::BYTES {
+        // Re-check the last BLOCK bytes, overlapping bytes already checked, with the true
+        // register before them as `prev_input`: no copy needed. Bytes checked twice give
+        // the same bits twice.
+        let start = len - BLOCK;
+        // SAFETY: start >= V::BYTES, so the register before `start` is inside `input`.
+        let prev_input = unsafe { V::load_unaligned(ptr.add(start - V::BYTES)) };
+        state.prev_input = prev_input;
+        // SAFETY: start + BLOCK == len.
+        unsafe { state.block(&t, ptr.add(start)) };
+        // The last bytes of the input must not open a sequence.
+        state.error = state.error.or(t.incomplete(state.prev_input));
+        if state.error.any_set() {
+            // SAFETY: as above. `None`: a sequence left open at the end, or (when the
+            // overlap is under 3 bytes) just before `start`: the scalar decoder from
+            // `start` (after backing up) finds either.
+            return Err(start + unsafe { locate(&t, ptr.add(start), prev_input) }.unwrap_or(0));
+        }
+    } else {
         let mut tail = [0u8; BLOCK];
         tail[..len - pos].copy_from_slice(&input[pos..]);
         let prev_input = state.prev_input;
@@ -303,31 +362,61 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
         unsafe { state.block(&t, tail.as_ptr()) };
         if state.error.any_set() {
             // SAFETY: as above.
-            return Err(pos + unsafe { locate(&t, tail.as_ptr(), prev_input) });
+            return Err(pos + unsafe { locate(&t, tail.as_ptr(), prev_input) }.unwrap_or(0));
         }
-    } else if state.prev_incomplete.any_set() {
-        return Err(pos);
     }
     Ok(())
 }
 
+/// The cold path for a failed group at `ptr + pos`: replays its blocks one at a time from
+/// the register before it, `prev_input`, and locates the error in the first block that
+/// fails.
+///
+/// # Safety
+/// `ptr + pos` is valid for reads of `GROUP * BLOCK` bytes (the instruction set is proven
+/// by `t`).
+#[inline(always)]
+unsafe fn locate_in_group<V: Vector>(
+    t: &Tables<V>,
+    ptr: *const u8,
+    pos: usize,
+    prev_input: V,
+) -> usize {
+    let mut state = State {
+        prev_input,
+        error: prev_input.xor(prev_input),
+    };
+    for k in 0..GROUP {
+        let at = pos + k * BLOCK;
+        let prev = state.prev_input;
+        // SAFETY: the block lies inside the group, within the caller's guarantee.
+        unsafe { state.block(t, ptr.add(at)) };
+        if state.error.any_set() {
+            // SAFETY: as above.
+            return at + unsafe { locate(t, ptr.add(at), prev) }.unwrap_or(0);
+        }
+    }
+    // Unreachable when the group failed; `pos` is still a correct (if slower) answer.
+    pos
+}
+
 /// The cold path: re-checks the failed block at `ptr` (whose predecessor register was
-/// `prev_input`) and returns an offset into it at most 3 bytes before the first error, or 0
-/// when no byte of the block has error bits (the error is a sequence left open before it).
-/// See "Locating an error" in the module documentation.
+/// `prev_input`) and returns an offset into it at most 3 bytes before the first error, or
+/// `None` when no byte of the block has error bits (the error is a sequence left open
+/// before it, or at the end of the input). See "Locating an error" above.
 ///
 /// # Safety
 /// `ptr` is valid for reads of `BLOCK` bytes (the instruction set is proven by `t`).
 #[inline(always)]
-unsafe fn locate<V: Vector>(t: &Tables<V>, ptr: *const u8, prev_input: V) -> usize {
+unsafe fn locate<V: Vector>(t: &Tables<V>, ptr: *const u8, prev_input: V) -> Option<usize> {
     let mut prev = prev_input;
     for i in 0..BLOCK / V::BYTES {
         // SAFETY: i * V::BYTES + V::BYTES <= BLOCK, within the caller's guarantee.
         let input = unsafe { V::load_unaligned(ptr.add(i * V::BYTES)) };
         if let Some(lane) = t.check(input, prev).first_nonzero_byte() {
-            return (i * V::BYTES + lane).saturating_sub(3);
+            return Some((i * V::BYTES + lane).saturating_sub(3));
         }
         prev = input;
     }
-    0
+    None
 }
