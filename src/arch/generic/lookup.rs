@@ -305,7 +305,7 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
     let ptr = input.as_ptr();
     let mut pos = 0;
 
-    // Main loop: GROUP blocks, one ASCII test if they are all ASCII, one error test.
+    // Main loop: GROUP blocks (each with its own ASCII test), then one error test.
     while pos + GROUP * BLOCK <= len {
         let before = state.prev_input;
         // SAFETY: pos + GROUP * BLOCK <= len, so the group lies inside `input`.
