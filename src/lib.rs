@@ -23,6 +23,10 @@
 //!   finds the exact position.
 //! - [`Backend`] names each implementation, says which this CPU can run, and runs one.
 //! - [`scalar`] is the plain reference decoder the vector code is tested against.
+//! - Profiles and tools on the same engine: [`legacy`] (the original 1-to-6-octet UTF-8),
+//!   [`netutf`] (the 1992 "UTF", later UTF-1), [`strip_bom`], [`from_utf8_lossy`] and
+//!   [`Repairer`] (lossy decoding), [`count_chars`] and [`validate_and_count`]. See
+//!   `docs/PROFILES.md`.
 //!
 //! See `docs/ARCHITECTURE.md` for how the pieces fit.
 
@@ -36,11 +40,21 @@ extern crate alloc;
 
 mod arch;
 mod backend;
+mod bom;
+mod count;
 mod error;
+pub mod legacy;
+#[cfg(feature = "alloc")]
+mod lossy;
+pub mod netutf;
 pub mod scalar;
 
 pub use backend::Backend;
+pub use bom::{has_bom, strip_bom, strip_bom_str, UTF8_BOM};
+pub use count::{count_chars, validate_and_count};
 pub use error::{ErrorKind, Utf8Error};
+#[cfg(feature = "alloc")]
+pub use lossy::{from_utf8_lossy, Repairer};
 
 /// Inputs shorter than this take the scalar path: for them, setting up the vector
 /// registers costs more than the work.

@@ -223,3 +223,27 @@ cfg_if::cfg_if! {
         }
     }
 }
+
+// Character counting (`crate::count`): not a validation backend, just the one dispatch.
+cfg_if::cfg_if! {
+    if #[cfg(any(target_arch = "x86", target_arch = "x86_64"))] {
+        /// The number of bytes that are not continuation bytes: AVX2 where the CPU has it
+        /// (a cached feature check per call), the portable word-at-a-time count otherwise.
+        #[inline]
+        pub(crate) fn count_non_continuation(bytes: &[u8]) -> usize {
+            if has_avx2() {
+                // SAFETY: `has_avx2` just checked that the CPU supports AVX2.
+                unsafe { x86::count::count_non_continuation(bytes) }
+            } else {
+                crate::count::count_portable(bytes)
+            }
+        }
+    } else {
+        /// The number of bytes that are not continuation bytes (portable code; NEON and
+        /// simd128 versions are not written yet).
+        #[inline]
+        pub(crate) fn count_non_continuation(bytes: &[u8]) -> usize {
+            crate::count::count_portable(bytes)
+        }
+    }
+}
