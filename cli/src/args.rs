@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::scan::MIN_CHUNK;
 
@@ -41,6 +41,23 @@ pub struct Cli {
     /// Worker threads (default: one per core).
     #[arg(short = 'j', long, value_name = "N", global = true)]
     pub threads: Option<usize>,
+
+    /// What a UTF-8 signature (BOM, EF BB BF) at the start of an input is: `accept`ed as
+    /// valid (never counted as a character or column), `strip`ped from `repair`'s output
+    /// (otherwise like accept), or `report`ed as a finding that makes the input invalid.
+    #[arg(long, value_enum, value_name = "HOW", default_value_t = Bom::Accept, global = true)]
+    pub bom: Bom,
+}
+
+/// What to do with a leading UTF-8 signature `EF BB BF`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Bom {
+    /// Valid; not a character, not a column.
+    Accept,
+    /// Like accept when checking; removed from `repair`'s output.
+    Strip,
+    /// A finding: the input counts as invalid.
+    Report,
 }
 
 /// Options of the default command, checking.
@@ -94,6 +111,27 @@ pub enum Command {
     Info,
     /// Measure each validator's throughput (GB/s) beside the standard library's.
     Bench(BenchArgs),
+    /// Copy an input, replacing each ill-formed part with U+FFFD (exactly like
+    /// `String::from_utf8_lossy`), in constant memory. Exit status 0 if nothing was
+    /// replaced, 1 if something was, 2 on a read or write error.
+    Repair(RepairArgs),
+}
+
+/// Options of `vutf8 repair`.
+#[derive(Debug, Args)]
+pub struct RepairArgs {
+    /// The input (default, or `-`: standard input).
+    #[arg(value_name = "IN")]
+    pub input: Option<PathBuf>,
+
+    /// Where to write the repaired text (default: standard output).
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+
+    /// At the end, write to stderr the bytes read and written and the number of
+    /// replacements.
+    #[arg(short, long)]
+    pub summary: bool,
 }
 
 /// Options of `vutf8 bench`.

@@ -18,6 +18,7 @@ mod check;
 mod info;
 mod position;
 mod progress;
+mod repair;
 mod report;
 mod scan;
 mod walk;
@@ -30,7 +31,7 @@ use clap::Parser;
 use rayon::prelude::*;
 use vutf8::Backend;
 
-use crate::args::{CheckArgs, Cli, Command};
+use crate::args::{Bom, CheckArgs, Cli, Command};
 use crate::check::Reading;
 use crate::progress::Progress;
 use crate::report::{Format, Reporter, Totals};
@@ -75,9 +76,10 @@ fn main() -> ExitCode {
         }
     };
     let status = match &cli.command {
-        None => check(&cli.check, engine),
+        None => check(&cli.check, engine, cli.bom),
         Some(Command::Info) => output_status(info::run(engine)),
         Some(Command::Bench(args)) => bench::run(args, engine),
+        Some(Command::Repair(args)) => repair::run(args, engine, cli.bom),
     };
     ExitCode::from(status)
 }
@@ -132,7 +134,7 @@ fn display_name(item: &Item) -> String {
 }
 
 /// The default command: checks every input, writes the findings, returns the exit status.
-fn check(args: &CheckArgs, engine: Engine) -> u8 {
+fn check(args: &CheckArgs, engine: Engine, bom: Bom) -> u8 {
     let start = Instant::now();
     let format = if args.quiet {
         Format::Quiet
@@ -149,6 +151,8 @@ fn check(args: &CheckArgs, engine: Engine) -> u8 {
         all,
         track: format.needs_position(),
         chunk: usize::try_from(args.chunk_size).unwrap_or(usize::MAX),
+        count: args.summary,
+        bom,
     };
     // The parallel pass stops at the first error. With --all, the inputs it finds invalid
     // are scanned again, in order, and only then are positions counted.
@@ -238,6 +242,7 @@ fn check(args: &CheckArgs, engine: Engine) -> u8 {
                 Ok(scanned) => {
                     totals.files += 1;
                     totals.bytes += scanned.bytes;
+                    totals.chars += scanned.chars;
                     totals.invalid += u64::from(!scanned.valid);
                 }
                 Err(Failure::Read(e)) => {

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use vutf8::{ErrorKind, Utf8Error};
 
-use crate::scan::Finding;
+use crate::scan::{Finding, Problem};
 
 /// How findings are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,14 +96,17 @@ impl<W: Write> Reporter<W> {
     /// Writes one finding in the input called `name`. With [`Format::Names`], the caller
     /// passes only the first finding of each input.
     pub fn finding(&mut self, name: &str, f: &Finding) -> io::Result<()> {
+        let (kind, reason) = match &f.problem {
+            Problem::Utf8(error) => (kind_name(error.kind()), reason(error)),
+            Problem::Bom => ("bom", "UTF-8 signature (BOM) at the start".to_string()),
+        };
         match self.format {
             Format::Text => writeln!(
                 self.out,
-                "{name}:{}:{}: byte {}: {} (bytes: {})",
+                "{name}:{}:{}: byte {}: {reason} (bytes: {})",
                 f.line,
                 f.column,
                 f.offset,
-                reason(&f.error),
                 hex(f.bytes())
             ),
             Format::Json => {
@@ -112,8 +115,8 @@ impl<W: Write> Reporter<W> {
                     "offset": f.offset,
                     "line": f.line,
                     "column": f.column,
-                    "kind": kind_name(f.error.kind()),
-                    "reason": reason(&f.error),
+                    "kind": kind,
+                    "reason": reason,
                     "bytes": hex(f.bytes()),
                 });
                 serde_json::to_writer(&mut self.out, &value)?;
@@ -137,14 +140,16 @@ pub struct Totals {
     pub files: u64,
     /// Bytes checked.
     pub bytes: u64,
+    /// Characters in the valid inputs.
+    pub chars: u64,
     /// Inputs with at least one error.
     pub invalid: u64,
     /// Inputs that could not be read.
     pub unreadable: u64,
 }
 
-/// The `--summary` line: "3 files, 1.2 MB (1234567 bytes), 1 invalid, 0 unreadable, in
-/// 0.012 s (0.10 GB/s)".
+/// The `--summary` line: "3 files, 1234567 bytes (1.2 MB), 1000000 characters in valid
+/// files, 1 invalid, 0 unreadable, in 0.012 s (0.10 GB/s)".
 pub fn summary(totals: &Totals, elapsed: Duration) -> String {
     let secs = elapsed.as_secs_f64();
     let rate = if secs > 0.0 {
@@ -154,17 +159,19 @@ pub fn summary(totals: &Totals, elapsed: Duration) -> String {
     };
     let files = if totals.files == 1 { "file" } else { "files" };
     format!(
-        "{} {files}, {} bytes ({}), {} invalid, {} unreadable, in {secs:.3} s ({rate:.2} GB/s)",
+        "{} {files}, {} bytes ({}), {} characters in valid files, {} invalid, {} unreadable, \
+         in {secs:.3} s ({rate:.2} GB/s)",
         totals.files,
         totals.bytes,
         human_bytes(totals.bytes),
+        totals.chars,
         totals.invalid,
         totals.unreadable,
     )
 }
 
 /// `1234567` -> `"1.2 MB"` (decimal units, like GB/s).
-fn human_bytes(bytes: u64) -> String {
+pub fn human_bytes(bytes: u64) -> String {
     const UNITS: [&str; 5] = ["kB", "MB", "GB", "TB", "PB"];
     if bytes < 1000 {
         return format!("{bytes} B");

@@ -40,9 +40,10 @@
 use std::io::{self, Read};
 
 use rayon::prelude::*;
-use vutf8::{Backend, Utf8Error};
+use vutf8::{Backend, Utf8Error, UTF8_BOM};
 
-use crate::position::Position;
+use crate::args::Bom;
+use crate::position::{self, Position};
 use crate::progress::Progress;
 
 /// Which validator runs.
@@ -61,6 +62,23 @@ impl Engine {
         match self {
             Engine::Auto => vutf8::from_utf8(input).map(|_| ()),
             Engine::Forced(backend) => backend.validate(input),
+        }
+    }
+
+    /// The number of characters in `input` if it is valid (when `count`; else 0), or the
+    /// first error.
+    #[inline]
+    pub fn validate_counting(self, input: &[u8], count: bool) -> Result<u64, Utf8Error> {
+        match self {
+            Engine::Auto if count => vutf8::validate_and_count(input).map(|n| n as u64),
+            _ => {
+                self.validate(input)?;
+                Ok(if count {
+                    position::count_chars(input)
+                } else {
+                    0
+                })
+            }
         }
     }
 
@@ -85,10 +103,25 @@ pub struct Settings {
     pub track: bool,
     /// Bytes per parallel chunk of a slice, and the size of a stream's buffer.
     pub chunk: usize,
+    /// Count the characters of valid inputs.
+    pub count: bool,
+    /// What a leading UTF-8 signature `EF BB BF` is. Unless it is reported, it is valid
+    /// but not counted: not a character, not a column (editors hide it).
+    pub bom: Bom,
 }
 
 /// The smallest chunk the scanners accept: the boundary rule needs a few bytes to back up.
 pub const MIN_CHUNK: usize = 16;
+
+/// What is wrong.
+#[derive(Clone, Copy, Debug)]
+pub enum Problem {
+    /// Ill-formed UTF-8. The error's `valid_up_to` is relative to some chunk: use
+    /// [`Finding::offset`] instead.
+    Utf8(Utf8Error),
+    /// A UTF-8 signature at the start, with `--bom report`.
+    Bom,
+}
 
 /// One error, where it is and what bytes it is made of.
 #[derive(Clone, Copy, Debug)]
@@ -99,8 +132,8 @@ pub struct Finding {
     pub line: u64,
     /// 1-based column (0 if positions were not tracked); see [`crate::position`].
     pub column: u64,
-    /// The error; its `valid_up_to` is relative to some chunk, use `offset` instead.
-    pub error: Utf8Error,
+    /// What is wrong there.
+    pub problem: Problem,
     bytes: [u8; 4],
     len: u8,
 }
@@ -125,9 +158,21 @@ impl Finding {
             offset,
             line: position.map_or(0, Position::line),
             column: position.map_or(0, Position::column),
-            error,
+            problem: Problem::Utf8(error),
             bytes,
             len: len as u8,
+        }
+    }
+
+    fn bom(track: bool) -> Self {
+        let start = u64::from(track);
+        Finding {
+            offset: 0,
+            line: start,
+            column: start,
+            problem: Problem::Bom,
+            bytes: [UTF8_BOM[0], UTF8_BOM[1], UTF8_BOM[2], 0],
+            len: 3,
         }
     }
 }
@@ -148,6 +193,8 @@ pub struct Scanned {
     pub valid: bool,
     /// Bytes read (a scan without `--all` stops reading a stream at its first error).
     pub bytes: u64,
+    /// Characters, if asked for and the input is valid (a signature is not one); else 0.
+    pub chars: u64,
 }
 
 /// Receives each finding, in input order.
@@ -160,28 +207,52 @@ pub fn scan_slice(
     progress: &Progress,
     emit: Emit<'_>,
 ) -> Result<Scanned, Failure> {
-    let bounds = chunk_bounds(data, settings.chunk.max(MIN_CHUNK));
-    let valid = if settings.all {
-        all_errors(data, &bounds, settings, progress, emit)?
-    } else {
-        match first_error(data, &bounds, settings.engine, progress) {
-            None => true,
-            Some((at, error)) => {
-                let mut position = Position::default();
-                let position = settings.track.then(|| {
-                    position.advance_valid(&data[..at]);
-                    &position
-                });
-                emit(&Finding::new(at as u64, error, &data[at..], position))
-                    .map_err(Failure::Write)?;
-                false
+    let mut scanned = Scanned {
+        valid: true,
+        bytes: data.len() as u64,
+        chars: 0,
+    };
+    let mut text = data;
+    if vutf8::has_bom(data) {
+        text = &data[UTF8_BOM.len()..];
+        if settings.bom == Bom::Report {
+            scanned.valid = false;
+            emit(&Finding::bom(settings.track)).map_err(Failure::Write)?;
+            if !settings.all {
+                return Ok(scanned);
             }
         }
-    };
-    Ok(Scanned {
-        valid,
-        bytes: data.len() as u64,
-    })
+    }
+    let base = data.len() - text.len();
+    let bounds = chunk_bounds(text, settings.chunk.max(MIN_CHUNK));
+    if settings.all {
+        let (valid, chars) = all_errors(text, base, &bounds, settings, progress, emit)?;
+        scanned.valid &= valid;
+        scanned.chars = chars;
+    } else {
+        match first_error(text, &bounds, settings, progress) {
+            (None, chars) => scanned.chars = chars,
+            (Some((at, error)), _) => {
+                let mut position = Position::default();
+                let position = settings.track.then(|| {
+                    position.advance_valid(&text[..at]);
+                    &position
+                });
+                emit(&Finding::new(
+                    (base + at) as u64,
+                    error,
+                    &text[at..],
+                    position,
+                ))
+                .map_err(Failure::Write)?;
+                scanned.valid = false;
+            }
+        }
+    }
+    if !scanned.valid {
+        scanned.chars = 0;
+    }
+    Ok(scanned)
 }
 
 /// The first error in `data` and where it is, checked in parallel chunks of `chunk` bytes
@@ -192,7 +263,15 @@ pub fn first_error_parallel(
     chunk: usize,
 ) -> Option<(usize, Utf8Error)> {
     let bounds = chunk_bounds(data, chunk.max(MIN_CHUNK));
-    first_error(data, &bounds, engine, &Progress::none())
+    let settings = Settings {
+        engine,
+        all: false,
+        track: false,
+        chunk,
+        count: false,
+        bom: Bom::Accept,
+    };
+    first_error(data, &bounds, &settings, &Progress::none()).0
 }
 
 /// Chunk starts: 0, then a safe boundary near every multiple of `chunk`, then `data.len()`.
@@ -227,36 +306,75 @@ fn extended<'a>(data: &'a [u8], bounds: &[usize], i: usize) -> &'a [u8] {
     &data[bounds[i]..end]
 }
 
+/// The first error in `data` (offset and error) and, if there is none and
+/// `settings.count`, the number of characters.
 fn first_error(
-    data: &[u8],
-    bounds: &[usize],
-    engine: Engine,
-    progress: &Progress,
-) -> Option<(usize, Utf8Error)> {
-    let check = |i: usize| {
-        let (start, end) = (bounds[i], bounds[i + 1]);
-        let found = match engine.validate(extended(data, bounds, i)) {
-            Err(e) if start + e.valid_up_to() < end => Some((start + e.valid_up_to(), e)),
-            _ => None,
-        };
-        progress.inc((end - start) as u64);
-        found
-    };
-    let chunks = bounds.len() - 1;
-    if chunks == 1 {
-        check(0)
-    } else {
-        (0..chunks).into_par_iter().find_map_first(check)
-    }
-}
-
-fn all_errors(
     data: &[u8],
     bounds: &[usize],
     settings: &Settings,
     progress: &Progress,
+) -> (Option<(usize, Utf8Error)>, u64) {
+    let engine = settings.engine;
+    // The exact first error of chunk `i`, if it has one.
+    let exact = |i: usize| {
+        let (start, end) = (bounds[i], bounds[i + 1]);
+        match engine.validate(extended(data, bounds, i)) {
+            Err(e) if start + e.valid_up_to() < end => Some((start + e.valid_up_to(), e)),
+            _ => None,
+        }
+    };
+    let chunks = bounds.len() - 1;
+    if !settings.count {
+        let check = |i: usize| {
+            let found = exact(i);
+            progress.inc((bounds[i + 1] - bounds[i]) as u64);
+            found
+        };
+        let found = if chunks == 1 {
+            check(0)
+        } else {
+            (0..chunks).into_par_iter().find_map_first(check)
+        };
+        return (found, 0);
+    }
+    // Counting needs every chunk, so no chunk stops the others. A chunk is valid on its
+    // own exactly when it holds no error (it ends where a character ends); only an invalid
+    // one is checked again, extended, for the exact error.
+    let check = |i: usize| {
+        let chunk = &data[bounds[i]..bounds[i + 1]];
+        let result = match engine.validate_counting(chunk, true) {
+            Ok(chars) => Ok(chars),
+            // `exact` always finds the error here; were it not to, the chunk is valid.
+            Err(_) => exact(i).map_or_else(|| Ok(position::count_chars(chunk)), Err),
+        };
+        progress.inc(chunk.len() as u64);
+        result
+    };
+    let results: Vec<Result<u64, (usize, Utf8Error)>> = if chunks == 1 {
+        vec![check(0)]
+    } else {
+        (0..chunks).into_par_iter().map(check).collect()
+    };
+    let mut chars = 0;
+    for result in results {
+        match result {
+            Ok(n) => chars += n,
+            Err(found) => return (Some(found), 0),
+        }
+    }
+    (None, chars)
+}
+
+/// Every error in `data` (which starts at offset `base` of the input), in order; whether
+/// there was none and, if so and `settings.count`, the number of characters.
+fn all_errors(
+    data: &[u8],
+    base: usize,
+    bounds: &[usize],
+    settings: &Settings,
+    progress: &Progress,
     emit: Emit<'_>,
-) -> Result<bool, Failure> {
+) -> Result<(bool, u64), Failure> {
     let engine = settings.engine;
     let chunks = bounds.len() - 1;
     let window = (rayon::current_num_threads() * 4).max(1);
@@ -275,9 +393,8 @@ fn all_errors(
             }
             let (mut at, end) = (bounds[i], bounds[i + 1]);
             let part = extended(data, bounds, i);
-            let base = bounds[i];
             while at < end {
-                let Err(error) = engine.validate(&part[at - base..]) else {
+                let Err(error) = engine.validate(&part[at - bounds[i]..]) else {
                     break;
                 };
                 let found = at + error.valid_up_to();
@@ -289,8 +406,13 @@ fn all_errors(
                     position.advance_valid(&data[counted..found]);
                     &position
                 });
-                emit(&Finding::new(found as u64, error, &data[found..], here))
-                    .map_err(Failure::Write)?;
+                emit(&Finding::new(
+                    (base + found) as u64,
+                    error,
+                    &data[found..],
+                    here,
+                ))
+                .map_err(Failure::Write)?;
                 position.advance_error();
                 // `None` (the input ends inside a sequence) only happens in the last chunk.
                 at = error.error_len().map_or(data.len(), |len| found + len);
@@ -299,7 +421,12 @@ fn all_errors(
         }
         progress.inc((bounds[last] - bounds[first]) as u64);
     }
-    Ok(valid)
+    let chars = if valid && settings.count {
+        position::count_chars(data)
+    } else {
+        0
+    };
+    Ok((valid, chars))
 }
 
 /// Scans a stream read into a buffer of `settings.chunk` bytes (fewer when the caller
@@ -325,6 +452,8 @@ pub fn scan_stream(
     let mut base = 0u64; // stream offset of `buf[0]`
     let mut position = Position::default();
     let mut valid = true;
+    let mut chars = 0;
+    let mut at_start = true; // whether a signature may still come
     loop {
         let read = read_some(reader, &mut buf[held..]).map_err(Failure::Read)?;
         progress.inc(read as u64);
@@ -332,10 +461,35 @@ pub fn scan_stream(
         let filled = held + read;
         let data = &buf[..filled];
         let mut at = 0;
+        if at_start {
+            if filled < UTF8_BOM.len() && !end_of_input && UTF8_BOM.starts_with(data) {
+                held = filled; // maybe a signature: wait for its third byte
+                continue;
+            }
+            at_start = false;
+            if vutf8::has_bom(data) {
+                at = UTF8_BOM.len();
+                if settings.bom == Bom::Report {
+                    valid = false;
+                    emit(&Finding::bom(settings.track)).map_err(Failure::Write)?;
+                    if !settings.all {
+                        return Ok(Scanned {
+                            valid,
+                            bytes: filled as u64,
+                            chars: 0,
+                        });
+                    }
+                }
+            }
+        }
         let mut keep_from = filled;
         while at < filled {
-            let error = match settings.engine.validate(&data[at..]) {
-                Ok(()) => {
+            let error = match settings
+                .engine
+                .validate_counting(&data[at..], settings.count)
+            {
+                Ok(n) => {
+                    chars += n;
                     if settings.track {
                         position.advance_valid(&data[at..]);
                     }
@@ -348,7 +502,11 @@ pub fn scan_stream(
                 position.advance_valid(&data[at..found]);
             }
             if !end_of_input && filled - found <= HELD {
-                keep_from = found; // judge it with the bytes that follow
+                // Judge it with the bytes that follow.
+                if settings.count {
+                    chars += position::count_chars(&data[at..found]);
+                }
+                keep_from = found;
                 break;
             }
             valid = false;
@@ -364,6 +522,7 @@ pub fn scan_stream(
                 return Ok(Scanned {
                     valid,
                     bytes: base + filled as u64,
+                    chars: 0,
                 });
             }
             position.advance_error();
@@ -374,6 +533,7 @@ pub fn scan_stream(
             return Ok(Scanned {
                 valid,
                 bytes: base + filled as u64,
+                chars: if valid { chars } else { 0 },
             });
         }
         buf.copy_within(keep_from..filled, 0);
@@ -422,7 +582,10 @@ mod tests {
     fn collect(run: impl FnOnce(Emit<'_>) -> Result<Scanned, Failure>) -> (Scanned, Vec<Plain>) {
         let mut found = Vec::new();
         let scanned = run(&mut |f: &Finding| {
-            found.push((f.offset, f.line, f.column, f.error, f.bytes().to_vec()));
+            let Problem::Utf8(error) = f.problem else {
+                panic!("a signature reported without --bom report")
+            };
+            found.push((f.offset, f.line, f.column, error, f.bytes().to_vec()));
             Ok(())
         })
         .expect("no I/O error");
@@ -507,6 +670,7 @@ mod tests {
             .collect::<Vec<_>>();
         for input in inputs() {
             let want = reference(&input);
+            let chars = std::str::from_utf8(&input).map_or(0, |s| s.chars().count() as u64);
             for &engine in &engines {
                 for chunk in [16, 17, 19, 23, 64] {
                     for all in [false, true] {
@@ -515,6 +679,8 @@ mod tests {
                             all,
                             track: true,
                             chunk,
+                            count: true,
+                            bom: Bom::Accept,
                         };
                         let want = if all {
                             &want[..]
@@ -524,6 +690,7 @@ mod tests {
                         let (scanned, got) =
                             collect(|emit| scan_slice(&input, &settings, &Progress::none(), emit));
                         assert_eq!(scanned.valid, want.is_empty());
+                        assert_eq!(scanned.chars, chars, "slice {engine:?} chunk {chunk}");
                         assert!(same(&got, want), "slice {engine:?} chunk {chunk} all {all} {input:02X?}:\n{got:?}\n{want:?}");
                         for step in [1, 2, 3, 5, 1000] {
                             let (scanned, got) = collect(|emit| {
@@ -531,8 +698,66 @@ mod tests {
                                 scan_stream(&mut reader, None, &settings, &Progress::none(), emit)
                             });
                             assert_eq!(scanned.valid, want.is_empty());
+                            assert_eq!(scanned.chars, chars, "stream {engine:?} step {step}");
                             assert!(same(&got, want), "stream {engine:?} chunk {chunk} step {step} all {all} {input:02X?}:\n{got:?}\n{want:?}");
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_signature_is_skipped_or_reported() {
+        let text = "\u{FEFF}a\nb\u{FEFF}c".as_bytes();
+        let bad = b"\xEF\xBB\xBFab\xFF";
+        for bom in [Bom::Accept, Bom::Strip, Bom::Report] {
+            for all in [false, true] {
+                let settings = Settings {
+                    engine: Engine::Auto,
+                    all,
+                    track: true,
+                    chunk: 16,
+                    count: true,
+                    bom,
+                };
+                let run = |input: &[u8], step: Option<usize>| {
+                    let mut found = Vec::new();
+                    let scanned = match step {
+                        None => scan_slice(input, &settings, &Progress::none(), &mut |f| {
+                            found.push((f.offset, f.line, f.column, f.bytes().to_vec()));
+                            Ok(())
+                        }),
+                        Some(step) => {
+                            let mut reader = Trickle { data: input, step };
+                            scan_stream(&mut reader, None, &settings, &Progress::none(), &mut |f| {
+                                found.push((f.offset, f.line, f.column, f.bytes().to_vec()));
+                                Ok(())
+                            })
+                        }
+                    }
+                    .unwrap();
+                    (scanned, found)
+                };
+                for step in [None, Some(1), Some(2), Some(100)] {
+                    let (scanned, found) = run(text, step);
+                    let bom_found = (0, 1, 1, vec![0xEF, 0xBB, 0xBF]);
+                    if bom == Bom::Report {
+                        assert!(!scanned.valid);
+                        assert_eq!(found, vec![bom_found.clone()]);
+                    } else {
+                        assert!(scanned.valid);
+                        assert!(found.is_empty());
+                        // The signature is no character; the later U+FEFF is one.
+                        assert_eq!(scanned.chars, 5);
+                    }
+                    // Columns do not count the signature.
+                    let (_, found) = run(bad, step);
+                    let last = (5, 1, 3, vec![0xFF]);
+                    match (bom, all) {
+                        (Bom::Report, false) => assert_eq!(found, vec![bom_found]),
+                        (Bom::Report, true) => assert_eq!(found, vec![bom_found, last]),
+                        _ => assert_eq!(found, vec![last]),
                     }
                 }
             }
