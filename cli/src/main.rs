@@ -8,6 +8,9 @@
 //! writing every error as it is found, so no error list is ever held in memory. Standard
 //! input, FIFOs and devices are read as streams, in their turn, in constant memory.
 //!
+//! Subcommands: `vutf8 repair` ([`repair`]), `vutf8 info` ([`info`]), `vutf8 bench`
+//! ([`bench`]).
+//!
 //! Exit status: 0 all valid, 1 some input invalid, 2 an input could not be read or the
 //! command line is wrong (2 wins over 1). A closed stdout (`vutf8 -l . | head -1`) ends the
 //! run quietly.
