@@ -15,6 +15,9 @@
 //! command line is wrong (2 wins over 1). A closed stdout (`vutf8 -l . | head -1`) ends the
 //! run quietly.
 
+#![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 mod args;
 mod bench;
 mod check;

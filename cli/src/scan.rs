@@ -438,13 +438,17 @@ pub fn scan_stream(
     progress: &Progress,
     emit: Emit<'_>,
 ) -> Result<Scanned, Failure> {
-    // Room for the whole input plus one read that returns 0, if it is small.
+    // Room for the whole input plus one read that returns 0, if it is small (but not too
+    // little: files in /proc say they are empty and are not).
+    const SMALL: usize = 64 << 10;
     let capacity = match size_hint {
-        Some(size) => (size as usize)
+        Some(size) => usize::try_from(size)
+            .unwrap_or(usize::MAX)
             .saturating_add(1)
-            .clamp(MIN_CHUNK, settings.chunk),
+            .max(SMALL),
         None => settings.chunk,
     }
+    .min(settings.chunk)
     .max(MIN_CHUNK);
     const HELD: usize = 3;
     let mut buf = vec![0u8; capacity + HELD];

@@ -1,4 +1,5 @@
 //! End-to-end tests of `vutf8 [PATH...]`: the real binary, real files, real pipes.
+#![cfg(unix)]
 
 mod common;
 

@@ -1,6 +1,7 @@
 //! Peak memory of a long stream on stdin: `vutf8` reads it through a fixed buffer, so its
 //! peak resident memory does not grow with the input. Measured with `wait4`, which gives
 //! the peak resident set of exactly the child waited for.
+#![cfg(unix)]
 
 mod common;
 

@@ -4,6 +4,7 @@
 //! surrogates, values above U+10FFFF and the old 5- and 6-byte forms.
 //!
 //! Skipped, with a message, where no `python3` is installed.
+#![cfg(unix)]
 
 mod common;
 

@@ -1,5 +1,6 @@
 //! End-to-end tests of `vutf8 repair`: the output is exactly `String::from_utf8_lossy` of
 //! the input, whatever way the input arrives.
+#![cfg(unix)]
 
 mod common;
 
