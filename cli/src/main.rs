@@ -189,6 +189,8 @@ fn check(args: &CheckArgs, engine: Engine, bom: Bom) -> u8 {
     } else {
         Progress::none()
     };
+    // Whichever way this function returns, the bar leaves the screen.
+    let _clear = ClearOnDrop(&progress);
 
     let mut out = Reporter::new(BufWriter::new(io::stdout().lock()), format);
     let flush_each = io::stdout().is_terminal();
@@ -276,6 +278,15 @@ fn check(args: &CheckArgs, engine: Engine, bom: Bom) -> u8 {
         ));
     }
     status(&totals)
+}
+
+/// Clears the progress bar when dropped.
+struct ClearOnDrop<'a>(&'a Progress);
+
+impl Drop for ClearOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.finish();
+    }
 }
 
 /// Handles a failed write of the findings: quietly for a closed pipe (the reader has seen
