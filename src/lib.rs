@@ -23,6 +23,11 @@
 //!   finds the exact position.
 //! - [`Backend`] names each implementation, says which this CPU can run, and runs one.
 //! - [`scalar`] is the plain reference decoder the vector code is tested against.
+//! - [`Validator`] checks a stream that arrives in chunks of any size, with error offsets
+//!   counted from the start of the stream; [`Reader`] and [`StrChunks`] (feature `std`)
+//!   validate while reading from an [`std::io::Read`] / [`std::io::BufRead`].
+//! - `par_from_utf8` and `par_is_valid` (feature `rayon`) check one large input on all
+//!   cores, with the same result as [`from_utf8`] / [`is_valid`].
 //!
 //! See `docs/ARCHITECTURE.md` for how the pieces fit.
 
@@ -37,10 +42,20 @@ extern crate alloc;
 mod arch;
 mod backend;
 mod error;
+#[cfg(feature = "rayon")]
+mod parallel;
+#[cfg(feature = "std")]
+mod reader;
 pub mod scalar;
+mod stream;
 
 pub use backend::Backend;
 pub use error::{ErrorKind, Utf8Error};
+#[cfg(feature = "rayon")]
+pub use parallel::{par_from_utf8, par_is_valid, PAR_THRESHOLD};
+#[cfg(feature = "std")]
+pub use reader::{Reader, StrChunks};
+pub use stream::Validator;
 
 /// Inputs shorter than this take the scalar path: for them, setting up the vector
 /// registers costs more than the work.
