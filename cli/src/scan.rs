@@ -17,8 +17,11 @@
 //! the next chunk. One byte is enough: whether a sequence is cut short, and its kind, are
 //! decided by the first byte that breaks it, and a boundary byte always breaks it.
 //!
-//! Without `--all`, the chunks race (`find_map_first`) and the first chunk with an error
-//! wins. With `--all`, windows of chunks are first tested in parallel with the fast yes/no
+//! Without `--all`, the default validator runs the library's own parallel check,
+//! `vutf8::par_from_utf8`, which splits the same way, over windows of 256 chunks in turn
+//! (so a progress bar moves). A forced backend, or counting characters, uses this
+//! module's chunks: the chunks race (`find_map_first`) and the first chunk with an error
+//! wins, or, when counting, every chunk is checked and counted. With `--all`, windows of chunks are first tested in parallel with the fast yes/no
 //! check, and only the dirty chunks are then scanned in order, one error after another,
 //! each scan restarting after the error's maximal subpart, so the report is in file order
 //! and needs no memory per error.
@@ -315,6 +318,9 @@ fn first_error(
     progress: &Progress,
 ) -> (Option<(usize, Utf8Error)>, u64) {
     let engine = settings.engine;
+    if engine == Engine::Auto && !settings.count {
+        return (library_first_error(data, settings.chunk, progress), 0);
+    }
     // The exact first error of chunk `i`, if it has one.
     let exact = |i: usize| {
         let (start, end) = (bounds[i], bounds[i + 1]);
@@ -363,6 +369,25 @@ fn first_error(
         }
     }
     (None, chars)
+}
+
+/// The first error in `data`, found by the library's own parallel check,
+/// [`vutf8::par_from_utf8`], over windows of 256 chunks (256 MiB by default) in turn, so
+/// that a progress bar moves. Windows are cut and extended like chunks.
+fn library_first_error(
+    data: &[u8],
+    chunk: usize,
+    progress: &Progress,
+) -> Option<(usize, Utf8Error)> {
+    let windows = chunk_bounds(data, chunk.max(MIN_CHUNK).saturating_mul(256));
+    for i in 0..windows.len() - 1 {
+        let (start, end) = (windows[i], windows[i + 1]);
+        match vutf8::par_from_utf8(extended(data, &windows, i)) {
+            Err(e) if start + e.valid_up_to() < end => return Some((start + e.valid_up_to(), e)),
+            _ => progress.inc((end - start) as u64),
+        }
+    }
+    None
 }
 
 /// Every error in `data` (which starts at offset `base` of the input), in order; whether
