@@ -18,13 +18,14 @@
 //! decided by the first byte that breaks it, and a boundary byte always breaks it.
 //!
 //! Without `--all`, the default validator runs the library's own parallel check,
-//! `vutf8::par_from_utf8`, which splits the same way, over windows of 256 chunks in turn
-//! (so a progress bar moves). A forced backend, or counting characters, uses this
-//! module's chunks: the chunks race (`find_map_first`) and the first chunk with an error
-//! wins, or, when counting, every chunk is checked and counted. With `--all`, windows of chunks are first tested in parallel with the fast yes/no
-//! check, and only the dirty chunks are then scanned in order, one error after another,
-//! each scan restarting after the error's maximal subpart, so the report is in file order
-//! and needs no memory per error.
+//! `vutf8::par_from_utf8` (which splits its input in its own way), over windows of 256
+//! chunks in turn, cut and extended as above, so that a progress bar moves. A forced
+//! backend, or counting characters, uses this module's chunks: they race
+//! (`find_map_first`) and the first chunk with an error wins, or, when counting, every
+//! chunk is checked and counted. With `--all`, windows of chunks are first tested in
+//! parallel with the fast yes/no check, and only the dirty chunks are then scanned in
+//! order, one error after another, each scan restarting after the error's maximal subpart,
+//! so the report is in file order and needs no memory per error.
 //!
 //! ## Streams: hold back the last three bytes
 //!
