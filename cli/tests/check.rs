@@ -552,3 +552,42 @@ fn info_and_bench() {
     assert_eq!(r.status, 0, "{}", r.stderr);
     assert!(!r.stdout.contains("WRONG"));
 }
+
+/// The first error lying in a later window of the default parallel check, on either side
+/// of a window boundary (with `--chunk-size 16`, windows are 4096 bytes), in each of many
+/// files checked at once: the offset is where the error was put.
+#[test]
+fn first_errors_beyond_window_boundaries() {
+    use vutf8_corpus::Corruption;
+    let dir = tempfile::tempdir().unwrap();
+    let base = text(20_000, 5);
+    let mut want = Vec::new();
+    for at in (4090..4100).chain(8188..8196).chain([12_288, 16_383]) {
+        for corruption in Corruption::ALL {
+            let (bad, offset) = vutf8_corpus::with_error(&base, at, corruption);
+            let name = format!("{at}-{corruption:?}");
+            write(dir.path(), &name, &bad);
+            want.push((name, offset as u64));
+        }
+    }
+    want.sort();
+    let r = run_on(
+        &["--json", "--mmap-threshold", "0", "--chunk-size", "16"],
+        dir.path(),
+    );
+    assert_eq!(r.status, 1);
+    let got: Vec<(String, u64)> = r
+        .lines()
+        .iter()
+        .map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let path = std::path::PathBuf::from(v["path"].as_str().unwrap());
+            let name = path.file_name().unwrap().to_str().unwrap().to_string();
+            (name, v["offset"].as_u64().unwrap())
+        })
+        .collect();
+    assert_eq!(got, want);
+    // Kinds, code points and bytes too: the same as one check of each whole file.
+    let whole = run_on(&["--json"], dir.path());
+    assert_eq!(r.stdout, whole.stdout);
+}
