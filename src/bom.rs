@@ -31,3 +31,29 @@ pub fn strip_bom(input: &[u8]) -> &[u8] {
 pub fn strip_bom_str(text: &str) -> &str {
     text.strip_prefix('\u{FEFF}').unwrap_or(text)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_whole_leading_signature_is_stripped() {
+        let cases: [(&[u8], &[u8]); 7] = [
+            (b"", b""),
+            (b"\xEF\xBB\xBF", b""),
+            (b"\xEF\xBB\xBFa\xEF\xBB\xBF", b"a\xEF\xBB\xBF"),
+            (b"\xEF\xBB\xBF\xEF\xBB\xBF", b"\xEF\xBB\xBF"),
+            (b"\xEF\xBB", b"\xEF\xBB"),
+            (b"\xEF\xBB\xBE", b"\xEF\xBB\xBE"),
+            (b" \xEF\xBB\xBF", b" \xEF\xBB\xBF"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(strip_bom(input), want, "{input:02X?}");
+            assert_eq!(has_bom(input), input.len() != want.len());
+            if let Ok(text) = core::str::from_utf8(input) {
+                assert_eq!(strip_bom_str(text).as_bytes(), want);
+            }
+        }
+        assert_eq!(UTF8_BOM, *"\u{FEFF}".as_bytes());
+    }
+}

@@ -108,4 +108,21 @@ mod tests {
             assert_eq!(crate::arch::count_non_continuation(b), naive);
         }
     }
+
+    #[test]
+    fn vector_count_at_every_length() {
+        // Lengths across the 32-byte register, the 256-byte step and the 127-step group.
+        let mut x = 12345u32;
+        let bytes: Vec<u8> = (0..70_000)
+            .map(|_| {
+                x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                (x >> 16) as u8
+            })
+            .collect();
+        let naive = |b: &[u8]| b.iter().filter(|&&x| !(0x80..=0xBF).contains(&x)).count();
+        for len in (0..600).chain([32_511, 32_512, 32_513, 65_024, 65_025, 69_999]) {
+            let b = &bytes[1..=len];
+            assert_eq!(crate::arch::count_non_continuation(b), naive(b), "{len}");
+        }
+    }
 }

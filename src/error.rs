@@ -83,8 +83,8 @@ impl Utf8Error {
     }
 
     /// `None` if the input ends inside a sequence that more bytes could complete;
-    /// otherwise the length (1 to 3) of the invalid part starting at `valid_up_to()` that a
-    /// lossy decoder replaces with one U+FFFD.
+    /// otherwise the length (1 to 3; up to 5 for [`crate::legacy`]) of the invalid part
+    /// starting at `valid_up_to()` that a lossy decoder replaces with one U+FFFD.
     #[inline]
     pub const fn error_len(&self) -> Option<usize> {
         if self.error_len == 0 {
@@ -113,7 +113,8 @@ impl Utf8Error {
     }
 
     /// The number of bytes the sequence at the error announces by its first byte (2 to 4
-    /// for a lead byte, 1 for a byte that starts no sequence).
+    /// for a lead byte, up to 6 for [`crate::legacy`]; 1 for a byte that starts no
+    /// sequence).
     #[inline]
     pub const fn sequence_len(&self) -> usize {
         self.sequence_len as usize

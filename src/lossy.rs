@@ -77,7 +77,9 @@ fn repair_after(input: &[u8], first: Utf8Error, out: &mut String, at_end: bool) 
     loop {
         // `input[pos..]` was checked by the vector validator: valid up to `err`.
         let bad = pos + err.valid_up_to();
-        push_valid(out, &input[pos..bad]);
+        // SAFETY: the vector validator found `input[pos..bad]` valid (`bad` is where its
+        // first error starts).
+        unsafe { push_valid(out, &input[pos..bad]) };
         let Some(len) = err.error_len() else {
             // The input ends inside a sequence.
             if !at_end {
@@ -91,34 +93,33 @@ fn repair_after(input: &[u8], first: Utf8Error, out: &mut String, at_end: bool) 
         // Scalar stretch: decode until SCALAR_STRETCH bytes pass without an error.
         let mut clean_from = pos; // start of the current valid run
         while pos < input.len() && pos - clean_from < SCALAR_STRETCH {
-            if input[pos] < 0x80 {
-                pos += 1;
-                continue;
-            }
-            match decode_char(&input[pos..]) {
-                Decoded::Char(_, n) => pos += n,
-                Decoded::Error(e) => {
-                    push_valid(out, &input[clean_from..pos]);
-                    match e.error_len() {
-                        Some(n) => {
-                            out.push_str(REPLACEMENT);
-                            pos += n;
-                            clean_from = pos;
-                        }
-                        None if at_end => {
-                            out.push_str(REPLACEMENT);
-                            return input.len();
-                        }
-                        None => return pos,
+            match step(input, pos) {
+                Step::Valid(n) => pos += n,
+                Step::Bad(n) => {
+                    // SAFETY: `step` found whole valid characters from `clean_from` to `pos`.
+                    unsafe { push_valid(out, &input[clean_from..pos]) };
+                    out.push_str(REPLACEMENT);
+                    pos += n;
+                    clean_from = pos;
+                }
+                Step::Incomplete => {
+                    // SAFETY: `step` found whole valid characters from `clean_from` to `pos`.
+                    unsafe { push_valid(out, &input[clean_from..pos]) };
+                    if !at_end {
+                        return pos;
                     }
+                    out.push_str(REPLACEMENT);
+                    return input.len();
                 }
             }
         }
-        push_valid(out, &input[clean_from..pos]);
+        // SAFETY: `step` found whole valid characters from `clean_from` to `pos`.
+        unsafe { push_valid(out, &input[clean_from..pos]) };
         // Back to the vector validator.
         match crate::validate(&input[pos..]) {
             Ok(()) => {
-                push_valid(out, &input[pos..]);
+                // SAFETY: the vector validator just found `input[pos..]` valid.
+                unsafe { push_valid(out, &input[pos..]) };
                 return input.len();
             }
             Err(e) => err = e,
@@ -126,11 +127,57 @@ fn repair_after(input: &[u8], first: Utf8Error, out: &mut String, at_end: bool) 
     }
 }
 
+/// What [`step`] found at one position.
+enum Step {
+    /// A well-formed character of this many bytes.
+    Valid(usize),
+    /// An ill-formed sequence whose maximal subpart has this many bytes.
+    Bad(usize),
+    /// The input ends inside a sequence.
+    Incomplete,
+}
+
+/// The scalar decoder of [`crate::scalar::decode_char`], reduced to what lossy decoding
+/// needs (lengths only, no error kinds), so that dense errors cost no more than in std.
+#[inline(always)]
+fn step(input: &[u8], pos: usize) -> Step {
+    let lead = input[pos];
+    if lead < 0x80 {
+        return Step::Valid(1);
+    }
+    let (len, lo, hi) = match lead {
+        0xC2..=0xDF => (2, 0x80, 0xBF),
+        0xE0 => (3, 0xA0, 0xBF),
+        0xE1..=0xEC | 0xEE..=0xEF => (3, 0x80, 0xBF),
+        0xED => (3, 0x80, 0x9F),
+        0xF0 => (4, 0x90, 0xBF),
+        0xF1..=0xF3 => (4, 0x80, 0xBF),
+        0xF4 => (4, 0x80, 0x8F),
+        _ => return Step::Bad(1),
+    };
+    match input.get(pos + 1) {
+        None => return Step::Incomplete,
+        Some(&second) if !(lo..=hi).contains(&second) => return Step::Bad(1),
+        Some(_) => {}
+    }
+    for i in 2..len {
+        match input.get(pos + i) {
+            None => return Step::Incomplete,
+            Some(&b) if b & 0xC0 != 0x80 => return Step::Bad(i),
+            Some(_) => {}
+        }
+    }
+    Step::Valid(len)
+}
+
 /// Appends bytes that were checked to be valid UTF-8.
+///
+/// # Safety
+///
+/// `valid` must be valid UTF-8.
 #[inline]
-fn push_valid(out: &mut String, valid: &[u8]) {
-    // SAFETY: every caller passes a range that the vector validator or the scalar decoder
-    // found to be valid UTF-8 (whole characters only).
+unsafe fn push_valid(out: &mut String, valid: &[u8]) {
+    // SAFETY: the caller guarantees that `valid` is valid UTF-8.
     out.push_str(unsafe { core::str::from_utf8_unchecked(valid) });
 }
 

@@ -1,6 +1,7 @@
 //! Original UTF-8 (`vutf8::legacy`): Annex R tables 2 and 3, the Table 4/5 formulas at
 //! every range boundary, R.7 malformed sequences, and differential tests of the vector
 //! path against the scalar reference and against an oracle built from the encoder.
+#![cfg(feature = "alloc")]
 
 use vutf8::legacy;
 use vutf8::ErrorKind;

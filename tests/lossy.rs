@@ -1,6 +1,7 @@
 //! Lossy decoding (`vutf8::from_utf8_lossy`, `vutf8::Repairer`): byte-for-byte equal to
 //! `String::from_utf8_lossy`, on the worked examples of Unicode chapter 3 section 3.9, on
 //! random corrupted text, and in every chunking of a stream.
+#![cfg(feature = "alloc")]
 
 use vutf8::{from_utf8_lossy, Repairer};
 use vutf8_corpus::{generate, Rng, Script};
@@ -138,5 +139,24 @@ fn exhaustive_short_inputs() {
             assert_eq!(from_utf8_lossy(&s), want);
             assert_eq!(streamed(&s, &[1]), want);
         }
+    }
+}
+
+#[test]
+fn random_chunk_boundaries() {
+    let mut rng = Rng::new(3629);
+    let nasty = [0x80u8, 0xC2, 0xE2, 0xED, 0xF0, 0xF4, 0xFF];
+    for round in 0..200 {
+        let mut text = generate(Script::ALL[round % 6], 200 + rng.below(5000), round as u64);
+        for _ in 0..rng.below(40) {
+            let i = rng.below(text.len());
+            text[i] = nasty[rng.below(nasty.len())];
+        }
+        // Empty chunks too; the first length is never 0, so the stream always advances.
+        let lens: Vec<usize> = (0..8)
+            .map(|i| rng.below(200) + usize::from(i == 0))
+            .collect();
+        let want = String::from_utf8_lossy(&text);
+        assert_eq!(streamed(&text, &lens), want, "chunks {lens:?}");
     }
 }

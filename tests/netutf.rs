@@ -2,6 +2,7 @@
 //! draft and the range table of its section 4, in both directions; the errors; and the
 //! definition "valid exactly when it decodes and re-encodes to itself" checked on every
 //! short byte string.
+#![cfg(feature = "alloc")]
 
 use vutf8::netutf::{self, ErrorKind, TranscodeError};
 use vutf8_corpus::Rng;
