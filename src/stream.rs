@@ -23,11 +23,18 @@
 //!         a character  -> offset += its length, carry = [], go on with the rest of chunk
 //!         still open   -> chunk is used up: carry += chunk, return Ok
 //!         an error     -> the error is at `offset`: remember and return it
-//! run the vector validator over the rest of the chunk:
-//!     valid                         -> offset += len
-//!     ends inside a sequence (None) -> carry those 1..=3 bytes, offset += valid_up_to
-//!     an error                      -> shift it by `offset`, remember and return it
+//! cut = start of the character the chunk cuts off (a lead byte among the last 3 bytes
+//!       that announces more bytes than there are), or the end of the chunk
+//! run the fast yes/no vector check over the rest of the chunk up to `cut`:
+//!     valid -> offset += cut - start; carry the bytes after `cut` (after checking with
+//!              the scalar decoder that they are the beginning of a character)
+//!     not valid -> run the exact path (vector, then scalar at the error) over the rest:
+//!         ends inside a sequence (None) -> carry those 1..=3 bytes
+//!         an error                      -> shift it by `offset`, remember and return it
 //! ```
+//!
+//! Splitting off the open character first keeps the exact-error path (which would report
+//! "input ends inside a sequence" for most chunks of non-ASCII text) off the common path.
 //!
 //! `finish()` reports a stream that ends with an open sequence, exactly like the one-shot
 //! API reports input that ends inside a sequence (`error_len() == None`).
@@ -109,6 +116,23 @@ pub(crate) fn sequence_len(lead: u8) -> usize {
     }
 }
 
+/// Where the character that `bytes` cuts off starts: the position of a lead byte among the
+/// last 3 bytes that announces more bytes than there are; `bytes.len()` if there is none.
+#[inline]
+fn open_tail(bytes: &[u8]) -> usize {
+    let len = bytes.len();
+    for k in 1..=len.min(3) {
+        let b = bytes[len - k];
+        if b >= 0xC0 {
+            return if sequence_len(b) > k { len - k } else { len };
+        }
+        if b < 0x80 {
+            break;
+        }
+    }
+    len
+}
+
 /// Whether the details of error `e` (its kind and code point, not its position) may
 /// depend on bytes after the `available` bytes from its start that were seen: `C0 AF` is an
 /// overlong `/` but `C0 41` an invalid byte, and `ED A0 80` a surrogate U+D800 whose value
@@ -163,6 +187,34 @@ impl Validator {
                 return Ok(());
             }
         }
+        // Validate up to the character that the chunk cuts off, if any, with the fast
+        // yes/no check; that character's 1..=3 bytes are carried. Only on an error does
+        // the exact path run (again) over the whole rest.
+        let cut = open_tail(rest);
+        if crate::is_valid(&rest[..cut]) {
+            self.offset += cut as u64;
+            let tail = &rest[cut..];
+            if tail.is_empty() {
+                return Ok(());
+            }
+            if let Decoded::Error(e) = scalar::decode_char(tail) {
+                if e.error_len == 0 || needs_more(&e, tail.len()) {
+                    self.carry[..tail.len()].copy_from_slice(tail);
+                    self.carry_len = tail.len() as u8;
+                    return Ok(());
+                }
+            }
+            // Not reached: the tail is a lead byte and too few bytes for its sequence.
+            return self.validate_rest(tail);
+        }
+        self.validate_rest(rest)
+    }
+
+    /// Validates `rest`, which starts at `offset` on a character boundary, with the exact
+    /// error path: carries an open sequence at its end, or records the error.
+    #[cold]
+    #[inline(never)]
+    fn validate_rest(&mut self, rest: &[u8]) -> Result<(), Utf8Error> {
         match crate::validate(rest) {
             Ok(()) => {
                 self.offset += rest.len() as u64;
@@ -184,7 +236,6 @@ impl Validator {
     /// Adds the first bytes of `chunk` to the open sequence in `carry` and decodes it.
     /// Returns the part of `chunk` after the completed character (empty when the character
     /// is still open, in which case `carry` holds all of it).
-    #[cold]
     #[inline(never)]
     fn complete_carry<'a>(&mut self, chunk: &'a [u8]) -> Result<&'a [u8], Utf8Error> {
         let have = usize::from(self.carry_len);
