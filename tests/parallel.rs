@@ -49,7 +49,7 @@ fn corrupt(text: &[u8], pos: usize, how: usize) -> Vec<u8> {
 
 #[test]
 fn errors_around_every_cut() {
-    let len = 2 * PAR_THRESHOLD + 12345;
+    let len = PAR_THRESHOLD + 12345;
     for (threads, script) in [(2, Script::Emoji), (3, Script::Cjk), (4, Script::Mixed)] {
         let text = generate(script, len, threads as u64);
         pool(threads).install(|| {
@@ -67,7 +67,7 @@ fn errors_around_every_cut() {
 
 #[test]
 fn the_first_error_wins_even_if_a_later_piece_finishes_first() {
-    let len = 8 * PAR_THRESHOLD;
+    let len = 4 * PAR_THRESHOLD;
     let text = generate(Script::Mixed, len, 77);
     for threads in [2, 3, 8] {
         pool(threads).install(|| {
@@ -126,7 +126,7 @@ fn inputs_around_the_threshold_and_at_the_end() {
 
 #[test]
 fn continuation_runs_longer_than_three_bytes_at_a_cut() {
-    let len = 3 * PAR_THRESHOLD;
+    let len = 2 * PAR_THRESHOLD;
     let text = generate(Script::Ascii, len, 1);
     pool(2).install(|| {
         for start in PAR_THRESHOLD - 6..PAR_THRESHOLD + 2 {
