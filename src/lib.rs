@@ -27,6 +27,11 @@
 //!   [`netutf`] (the 1992 "UTF", later UTF-1), [`strip_bom`], [`from_utf8_lossy`] and
 //!   [`Repairer`] (lossy decoding), [`count_chars`] and [`validate_and_count`]. See
 //!   `docs/PROFILES.md`.
+//! - [`Validator`] checks a stream that arrives in chunks of any size, with error offsets
+//!   counted from the start of the stream; [`Reader`] and [`StrChunks`] (feature `std`)
+//!   validate while reading from an [`std::io::Read`] / [`std::io::BufRead`].
+//! - `par_from_utf8` and `par_is_valid` (feature `rayon`) check one large input on all
+//!   cores, with the same result as [`from_utf8`] / [`is_valid`].
 //!
 //! See `docs/ARCHITECTURE.md` for how the pieces fit.
 
@@ -47,7 +52,12 @@ pub mod legacy;
 #[cfg(feature = "alloc")]
 mod lossy;
 pub mod netutf;
+#[cfg(feature = "rayon")]
+mod parallel;
+#[cfg(feature = "std")]
+mod reader;
 pub mod scalar;
+mod stream;
 
 pub use backend::Backend;
 pub use bom::{has_bom, strip_bom, strip_bom_str, UTF8_BOM};
@@ -55,6 +65,11 @@ pub use count::{count_chars, validate_and_count};
 pub use error::{ErrorKind, Utf8Error};
 #[cfg(feature = "alloc")]
 pub use lossy::{from_utf8_lossy, Repairer};
+#[cfg(feature = "rayon")]
+pub use parallel::{par_from_utf8, par_is_valid, PAR_THRESHOLD};
+#[cfg(feature = "std")]
+pub use reader::{Reader, StrChunks};
+pub use stream::Validator;
 
 /// Inputs shorter than this take the scalar path: for them, setting up the vector
 /// registers costs more than the work.

@@ -1,0 +1,86 @@
+//! Peak memory of a long stream on stdin: `vutf8` reads it through a fixed buffer, so its
+//! peak resident memory does not grow with the input. Measured with `wait4`, which gives
+//! the peak resident set of exactly the child waited for.
+#![cfg(unix)]
+
+mod common;
+
+use std::io::Write;
+use std::process::Stdio;
+
+/// Streams `total` bytes of valid multilingual text (with one error at the very end) to
+/// `vutf8 ARGS` and returns (exit status, stdout, stderr, peak RSS in KiB).
+fn stream(args: &[&str], total: usize) -> (i32, String, String, i64) {
+    let mut child = common::vutf8()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        let block = common::text(1 << 20, 3);
+        let mut sent = 0;
+        while sent + block.len() < total {
+            stdin.write_all(&block).unwrap();
+            sent += block.len();
+        }
+        // ASCII up to the last byte, which is the one error.
+        stdin.write_all(&vec![b'.'; total - sent - 1]).unwrap();
+        stdin.write_all(b"\xFF").unwrap();
+    });
+    let readers = std::thread::spawn(move || {
+        let mut out = String::new();
+        let mut err = String::new();
+        std::io::Read::read_to_string(&mut stdout, &mut out).unwrap();
+        std::io::Read::read_to_string(&mut stderr, &mut err).unwrap();
+        (out, err)
+    });
+    feeder.join().unwrap();
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: `rusage` is plain data that `wait4` fills in; `pid` is our own child, which
+    // `Child` has not waited for (and will not: it is forgotten below).
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: valid pointers to a status word and an rusage, as wait4 requires.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid);
+    std::mem::forget(child);
+    let (out, err) = readers.join().unwrap();
+    assert!(libc::WIFEXITED(status));
+    (libc::WEXITSTATUS(status), out, err, usage.ru_maxrss)
+}
+
+fn check_constant_memory(total: usize) {
+    let (status, out, err, peak_kib) = stream(&["--summary"], total);
+    eprintln!("vutf8 on a {total}-byte stream: peak RSS {peak_kib} KiB");
+    assert_eq!(status, 1);
+    assert!(
+        out.ends_with(&format!(
+            ": byte {}: byte that never appears in UTF-8 (bytes: FF)\n",
+            total - 1
+        )),
+        "{out}"
+    );
+    // No progress bar in a pipe: only the summary.
+    assert!(
+        err.starts_with(&format!("vutf8: 1 file, {total} bytes")),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(peak_kib < 64 * 1024, "peak RSS {peak_kib} KiB");
+}
+
+#[test]
+fn a_256_mib_stream_in_constant_memory() {
+    check_constant_memory(256 << 20);
+}
+
+#[test]
+#[ignore = "streams 2 GiB; run with --ignored"]
+fn a_2_gib_stream_in_constant_memory() {
+    check_constant_memory(2 << 30);
+}

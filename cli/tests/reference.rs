@@ -1,0 +1,146 @@
+//! Same verdict as a strict reference, Python's `bytes.decode('utf-8')`, on every file of a
+//! directory of valid and invalid samples, and the same offset for the first error
+//! (`UnicodeDecodeError.start`). Python's decoder is strict: it rejects overlong forms,
+//! surrogates, values above U+10FFFF and the old 5- and 6-byte forms.
+//!
+//! Skipped, with a message, where no `python3` is installed.
+#![cfg(unix)]
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+use vutf8_corpus::{Corruption, Script};
+
+/// Writes the samples; returns how many.
+fn samples(dir: &Path) -> usize {
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    for script in Script::ALL {
+        let text = vutf8_corpus::generate(script, 5000, 11);
+        files.push((format!("{}.txt", script.name()), text.clone()));
+        for corruption in Corruption::ALL {
+            for at in [0, 2500, 4990] {
+                let (bad, _) = vutf8_corpus::with_error(&text, at, corruption);
+                files.push((format!("{}-{corruption:?}-{at}.txt", script.name()), bad));
+            }
+        }
+        let mut cut = text.clone();
+        while cut.last().is_some_and(|&b| b < 0x80) {
+            cut.pop();
+        }
+        cut.pop(); // ends inside a character (or, for ASCII, just shorter)
+        files.push((format!("{}-cut.txt", script.name()), cut));
+    }
+    let specials: &[(&str, &[u8])] = &[
+        ("empty", b""),
+        ("nul", b"a\0b"),
+        (
+            "noncharacters",
+            "\u{FFFE}\u{FFFF}\u{FDD0}\u{10FFFF}".as_bytes(),
+        ),
+        ("bom", b"\xEF\xBB\xBFtext"),
+        ("crlf", b"a\r\nb\r\n"),
+        ("cesu8-pair", b"\xED\xA0\xBD\xED\xB8\x80"),
+        ("five-byte", b"\xF8\x88\x80\x80\x80"),
+        ("six-byte", b"\xFC\x84\x80\x80\x80\x80"),
+        ("above-max", b"\xF4\x90\x80\x80"),
+        ("f5", b"\xF5\x80\x80\x80"),
+        ("overlong-nul", b"\xC0\x80"),
+        ("overlong-3", b"\xE0\x9F\xBF"),
+        ("overlong-4", b"\xF0\x8F\xBF\xBF"),
+        ("latin1", b"caf\xE9"),
+        ("lone-lead", b"\xC2"),
+        ("lone-cont", b"\xBF"),
+        ("fffe-bytes", b"\xFF\xFE"),
+    ];
+    for (name, bytes) in specials {
+        files.push((format!("special-{name}"), bytes.to_vec()));
+    }
+    let mut x = 7u64;
+    for n in 0..20 {
+        let bytes: Vec<u8> = (0..64 * n + 1)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // Mostly ASCII, with every kind of high byte now and then.
+                if x % 7 == 0 {
+                    (x >> 8) as u8
+                } else {
+                    b'a' + (x % 26) as u8
+                }
+            })
+            .collect();
+        files.push((format!("random-{n}"), bytes));
+    }
+    for (name, bytes) in &files {
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+    files.len()
+}
+
+const PYTHON: &str = r#"
+import os, sys
+root = sys.argv[1]
+for name in sorted(os.listdir(root)):
+    data = open(os.path.join(root, name), 'rb').read()
+    try:
+        data.decode('utf-8')
+        print(name, 'valid')
+    except UnicodeDecodeError as e:
+        print(name, e.start)
+"#;
+
+#[test]
+fn same_verdicts_and_offsets_as_python() {
+    let dir = tempfile::tempdir().unwrap();
+    let count = samples(dir.path());
+    let python = match Command::new("python3")
+        .arg("-c")
+        .arg(PYTHON)
+        .arg(dir.path())
+        .output()
+    {
+        Ok(out) if out.status.success() => String::from_utf8(out.stdout).unwrap(),
+        _ => {
+            eprintln!("SKIPPED: no working python3 to compare with");
+            return;
+        }
+    };
+    let want: BTreeMap<String, String> = python
+        .lines()
+        .map(|l| {
+            let (name, verdict) = l.rsplit_once(' ').unwrap();
+            (name.to_string(), verdict.to_string())
+        })
+        .collect();
+    assert_eq!(want.len(), count);
+
+    let r = common::run_on(&["--json"], dir.path());
+    assert_eq!(r.status, 1, "{}", r.stderr);
+    let mut got: BTreeMap<String, String> = want
+        .keys()
+        .map(|k| (k.clone(), "valid".to_string()))
+        .collect();
+    for line in r.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let path = Path::new(v["path"].as_str().unwrap());
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        got.insert(name, v["offset"].to_string());
+    }
+    let invalid = want.values().filter(|v| *v != "valid").count();
+    assert!(
+        invalid > 100 && count - invalid >= 10,
+        "{invalid} of {count}"
+    );
+    for (name, verdict) in &want {
+        assert_eq!(&got[name], verdict, "{name}");
+    }
+    // `-l` agrees, and so does every backend.
+    for backend in vutf8::Backend::available() {
+        let r = common::run_on(&["-l", "--backend", backend.name()], dir.path());
+        assert_eq!(r.lines().len(), invalid, "{}", backend.name());
+    }
+}

@@ -1,0 +1,159 @@
+//! [`par_from_utf8`] and [`par_is_valid`]: one large input validated on all cores.
+//!
+//! # The idea
+//!
+//! Cut the input into pieces of 256 KiB to 4 MiB (a multiple of 64 KiB, about 8 per thread) and validate them independently on
+//! rayon's current thread pool. A cut can fall inside a character, so each nominal cut
+//! `i * chunk` is moved forward past at most 3 continuation bytes (`80..BF`):
+//!
+//! - In valid UTF-8 this lands on the start of a character (a character has at most 3
+//!   continuation bytes), so every piece of a valid input is valid on its own.
+//! - Valid pieces concatenate to valid UTF-8. So the input is valid exactly when every
+//!   piece is: [`par_is_valid`] is a parallel `all`, stopping early on any error.
+//!
+//! For the exact error, [`par_from_utf8`] asks rayon for the *first* piece, in input
+//! order, that is invalid on its own (`position_first`: pieces after a known bad one are
+//! abandoned, pieces before it still finish). All pieces before it are valid, so its start
+//! is a character boundary of the whole input with only valid bytes before it, and the
+//! first error of the whole input is the first error of the sequential path run from that
+//! start. That run stops at the error, which lies inside the piece or within 3 bytes after
+//! it (a piece that ends with an open sequence is invalid on its own only when the next
+//! piece does not continue it: the cut was moved past every continuation byte that could
+//! belong to it). Hence the result is exactly that of [`crate::from_utf8`], whichever
+//! piece finished first.
+//!
+//! Inputs under [`PAR_THRESHOLD`] bytes, or a pool with one thread, take the sequential path:
+//! below it the cost of waking the pool is larger than the gain.
+
+use rayon::prelude::*;
+
+use crate::error::Utf8Error;
+
+/// Inputs shorter than this many bytes (2 MiB) are validated on the calling thread by
+/// [`par_from_utf8`] and [`par_is_valid`]: for them, waking the thread pool costs more than
+/// it saves. (Measured with `examples/stream_speed.rs sizes` on a shared 2-core machine:
+/// with the parallel path forced, inputs of 512 KiB to 1.5 MiB ran at 0.4x to 0.8x of
+/// `is_valid` in every run.)
+pub const PAR_THRESHOLD: usize = 2 << 20;
+
+/// Piece sizes are multiples of this (so that pieces start on the same 64-byte alignment
+/// as the input, and tests can put errors at every possible cut).
+const CHUNK_ALIGN: usize = 64 << 10;
+
+/// The smallest and largest piece given to one task.
+const MIN_CHUNK: usize = 256 << 10;
+const MAX_CHUNK: usize = 4 << 20;
+
+/// How many pieces per thread: more than one, so that a thread that is slowed down (a
+/// busy machine) holds up the end by a small piece only.
+const PIECES_PER_THREAD: usize = 8;
+
+/// The piece size for an input of `len` bytes on `threads` threads.
+fn chunk_size(len: usize, threads: usize) -> usize {
+    len.div_ceil(threads.saturating_mul(PIECES_PER_THREAD))
+        .clamp(MIN_CHUNK, MAX_CHUNK)
+        .next_multiple_of(CHUNK_ALIGN)
+}
+
+/// The start of piece `i`: `i * chunk` moved forward past at most 3 continuation bytes,
+/// or the end of the input.
+#[inline]
+fn boundary(input: &[u8], i: usize, chunk: usize) -> usize {
+    let mut b = i.saturating_mul(chunk).min(input.len());
+    for _ in 0..3 {
+        match input.get(b) {
+            Some(&byte) if byte & 0xC0 == 0x80 => b += 1,
+            _ => break,
+        }
+    }
+    b
+}
+
+/// Splits `input` into pieces and returns `(count, chunk)`, or `None` when it should be
+/// validated on the calling thread.
+fn plan(input: &[u8]) -> Option<(usize, usize)> {
+    let threads = rayon::current_num_threads();
+    if input.len() < PAR_THRESHOLD || threads < 2 {
+        return None;
+    }
+    let chunk = chunk_size(input.len(), threads);
+    Some((input.len().div_ceil(chunk), chunk))
+}
+
+/// Whether `input` is valid UTF-8, checked on all threads of rayon's current pool for large
+/// inputs. Same answer as [`crate::is_valid`].
+///
+/// ```
+/// let big = "ünïcödé ".repeat(1 << 18);
+/// assert!(vutf8::par_is_valid(big.as_bytes()));
+/// ```
+pub fn par_is_valid(input: &[u8]) -> bool {
+    let Some((count, chunk)) = plan(input) else {
+        return crate::is_valid(input);
+    };
+    (0..count).into_par_iter().all(|i| {
+        let piece = &input[boundary(input, i, chunk)..boundary(input, i + 1, chunk)];
+        crate::is_valid(piece)
+    })
+}
+
+/// Converts a slice of bytes to a string slice like [`crate::from_utf8`] (the same result,
+/// the first error with its exact position), checked on all threads of rayon's current
+/// pool for large inputs. Run it inside [`rayon::ThreadPool::install`] to choose the
+/// threads.
+///
+/// ```
+/// let mut big = "ünïcödé ".repeat(1 << 18).into_bytes();
+/// assert!(vutf8::par_from_utf8(&big).is_ok());
+/// big[3_000_001] = 0xFF;
+/// big[1_000_001] = 0xFF;
+/// let err = vutf8::par_from_utf8(&big).unwrap_err();
+/// assert_eq!(err, vutf8::from_utf8(&big).unwrap_err());
+/// ```
+pub fn par_from_utf8(input: &[u8]) -> Result<&str, Utf8Error> {
+    par_validate(input)?;
+    // SAFETY: `par_validate` just checked that the bytes are valid UTF-8.
+    Ok(unsafe { core::str::from_utf8_unchecked(input) })
+}
+
+/// The first error in `input`, found in parallel; see the module documentation.
+fn par_validate(input: &[u8]) -> Result<(), Utf8Error> {
+    let Some((count, chunk)) = plan(input) else {
+        return crate::validate(input);
+    };
+    let first_bad = (0..count).into_par_iter().position_first(|i| {
+        let piece = &input[boundary(input, i, chunk)..boundary(input, i + 1, chunk)];
+        !crate::is_valid(piece)
+    });
+    match first_bad {
+        None => Ok(()),
+        Some(i) => {
+            let start = boundary(input, i, chunk);
+            crate::validate(&input[start..]).map_err(|e| e.shifted(start))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn boundaries_skip_at_most_three_continuation_bytes() {
+        let input = b"ab\x80\x80\x80\x80\x80cd";
+        assert_eq!(boundary(input, 0, 2), 0);
+        assert_eq!(boundary(input, 1, 2), 5);
+        assert_eq!(boundary(input, 2, 2), 7);
+        assert_eq!(boundary(input, 5, 2), input.len());
+        assert_eq!(boundary(input, usize::MAX, 2), input.len());
+    }
+
+    #[test]
+    fn chunk_sizes_stay_in_range() {
+        assert_eq!(chunk_size(1 << 20, 2), MIN_CHUNK);
+        assert_eq!(chunk_size(256 << 20, 2), MAX_CHUNK);
+        assert_eq!(chunk_size(64 << 20, 4), 2 << 20);
+        assert_eq!(chunk_size((64 << 20) + 1, 4), (2 << 20) + CHUNK_ALIGN);
+        assert_eq!(chunk_size(usize::MAX, usize::MAX), MIN_CHUNK);
+    }
+}
