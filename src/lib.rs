@@ -59,6 +59,11 @@ mod reader;
 pub mod scalar;
 mod stream;
 
+/// The README's examples, compiled and run as doctests.
+#[cfg(all(doctest, feature = "rayon"))]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 pub use backend::Backend;
 pub use bom::{has_bom, strip_bom, strip_bom_str, UTF8_BOM};
 pub use count::{count_chars, validate_and_count};
