@@ -9,7 +9,7 @@
 //! `docs/compare.svg`.
 //!
 //! Options (after `--`): `--rounds N` (default 11), `--quick` (5 rounds, shorter batches),
-//! `--corpus NAME` (only that corpus), `--no-plot`.
+//! `--corpus NAME` (only that corpus), `--max-size N` (only sizes up to N), `--no-plot`.
 
 mod support;
 
@@ -38,6 +38,7 @@ struct Options {
     rounds: usize,
     batch: Duration,
     corpus: Option<String>,
+    max_size: usize,
     plot: bool,
 }
 
@@ -46,6 +47,7 @@ fn options() -> Options {
         rounds: 11,
         batch: Duration::from_millis(2),
         corpus: None,
+        max_size: usize::MAX,
         plot: true,
     };
     let mut args = std::env::args().skip(1);
@@ -63,6 +65,9 @@ fn options() -> Options {
             }
             "--corpus" => o.corpus = args.next(),
             "--no-plot" => o.plot = false,
+            "--max-size" => {
+                o.max_size = args.next().and_then(|v| v.parse().ok()).expect("--max-size N")
+            }
             "--bench" => {}
             other => eprintln!("compare: ignoring argument {other:?}"),
         }
@@ -104,7 +109,7 @@ fn main() {
     for &script in &scripts {
         let text = generate(script, 1 << 20, 42);
         let mut points = Vec::new();
-        for &size in SIZES {
+        for &size in SIZES.iter().filter(|&&s| s <= o.max_size) {
             // Cut at a character boundary at or below `size`, padded with ASCII to `size`.
             let mut cut = size.min(text.len());
             while cut > 0 && text[cut] & 0xC0 == 0x80 {
@@ -133,6 +138,9 @@ fn main() {
         curves.push((script, points));
     }
 
+    if o.max_size < 1 << 20 {
+        return;
+    }
     // Errors: how long until the first error is reported, in a 1 MiB input.
     println!(
         "\n| error in 1 MiB of mixed text | vutf8 from_utf8 ns | simdutf8 compat ns | std ns |"

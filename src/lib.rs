@@ -76,15 +76,21 @@ pub use parallel::{par_from_utf8, par_is_valid, PAR_THRESHOLD};
 pub use reader::{Reader, StrChunks};
 pub use stream::Validator;
 
-/// Inputs shorter than this take the scalar path: for them, setting up the vector
-/// registers costs more than the work.
-const SHORT_INPUT: usize = arch::generic::lookup::BLOCK;
+/// Inputs shorter than this that are not all ASCII take the scalar path: for them,
+/// setting up the vector registers costs more than the work. (All-ASCII inputs under 64
+/// bytes are answered by `<[u8]>::is_ascii`, a word at a time.)
+const SHORT_INPUT: usize = 16;
 
 /// Whether `input` is valid UTF-8. The fastest check this crate has.
 #[inline]
 pub fn is_valid(input: &[u8]) -> bool {
-    if input.len() < SHORT_INPUT {
-        return input.is_ascii() || scalar::validate(input).is_ok();
+    if input.len() < arch::generic::lookup::BLOCK {
+        if input.is_ascii() {
+            return true;
+        }
+        if input.len() < SHORT_INPUT {
+            return scalar::validate(input).is_ok();
+        }
     }
     arch::validate(input).is_ok()
 }
@@ -92,11 +98,13 @@ pub fn is_valid(input: &[u8]) -> bool {
 /// Checks `input` and returns the first error, if any, with the exact position.
 #[inline]
 pub(crate) fn validate(input: &[u8]) -> Result<(), Utf8Error> {
-    if input.len() < SHORT_INPUT {
+    if input.len() < arch::generic::lookup::BLOCK {
         if input.is_ascii() {
             return Ok(());
         }
-        return scalar::validate(input);
+        if input.len() < SHORT_INPUT {
+            return scalar::validate(input);
+        }
     }
     match arch::validate(input) {
         Ok(()) => Ok(()),

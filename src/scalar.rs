@@ -198,30 +198,44 @@ pub fn validate(bytes: &[u8]) -> Result<(), Utf8Error> {
 
 /// Like [`validate`], but starts at `start`, which the caller knows to be the start of a
 /// character that follows valid UTF-8. Error offsets are relative to the whole of `bytes`.
+///
+/// The loop checks each sequence against the table without computing its value (runs of
+/// ASCII are skipped a word at a time); at the first sequence that breaks the table,
+/// [`decode_char`] says exactly how.
 pub fn validate_from(bytes: &[u8], start: usize) -> Result<(), Utf8Error> {
     const WORD: usize = core::mem::size_of::<usize>();
     const HIGH_BITS: usize = usize::from_ne_bytes([0x80; WORD]);
+    let len = bytes.len();
     let mut pos = start;
-    while pos < bytes.len() {
-        // Skip ASCII a word at a time.
-        while let Some(word) = bytes.get(pos..pos + WORD) {
-            let word = usize::from_ne_bytes(word.try_into().expect("slice of WORD bytes"));
-            if word & HIGH_BITS != 0 {
-                break;
-            }
-            pos += WORD;
-        }
-        let Some(rest) = bytes.get(pos..).filter(|r| !r.is_empty()) else {
-            break;
-        };
-        if rest[0] < 0x80 {
+    while pos < len {
+        let lead = bytes[pos];
+        if lead < 0x80 {
             pos += 1;
+            // Skip ASCII a word at a time.
+            while let Some(word) = bytes.get(pos..pos + WORD) {
+                let word = usize::from_ne_bytes(word.try_into().expect("slice of WORD bytes"));
+                if word & HIGH_BITS != 0 {
+                    break;
+                }
+                pos += WORD;
+            }
             continue;
         }
-        match decode_char(rest) {
-            Decoded::Char(_, len) => pos += len,
-            Decoded::Error(e) => return Err(e.shifted(pos)),
+        let ok = match lead_info(lead) {
+            Some((n, lo, hi)) if pos + n <= len => {
+                let second = bytes[pos + 1];
+                (lo..=hi).contains(&second)
+                    && bytes[pos + 2..pos + n].iter().all(|&b| is_continuation(b))
+            }
+            _ => false,
+        };
+        if !ok {
+            return match decode_char(&bytes[pos..]) {
+                Decoded::Error(e) => Err(e.shifted(pos)),
+                Decoded::Char(..) => unreachable!("decode_char accepts what the table rejects"),
+            };
         }
+        pos += announced_len(lead);
     }
     Ok(())
 }

@@ -278,16 +278,50 @@ impl<V: Vector> State<V> {
     }
 }
 
-/// How many blocks the main loop handles between two tests of the error accumulator (and
-/// with one ASCII test when they are all ASCII).
+/// How many blocks the main loop handles between two tests of the error accumulator.
 const GROUP: usize = 8;
 
-/// Validates `input` with vector type `V`.
+/// All ones but for the first 3 bytes; its first `BYTES` bytes clear the error bits of the
+/// first 3 bytes of a register.
+static CLEAR_FIRST_3: [u8; BLOCK] = {
+    let mut t = [0xFF; BLOCK];
+    t[0] = 0;
+    t[1] = 0;
+    t[2] = 0;
+    t
+};
+
+/// Whether the `n * BLOCK` bytes at `ptr` are all ASCII: one OR-reduction, one test.
 ///
-/// Returns `Err(pos)` if the input is invalid, where the first error starts at most 3
-/// bytes after `pos`, or is a sequence left open by the character that contains byte
-/// `pos - 1` (see "Locating an error" above). Callers back up to the start of that
-/// character and let the scalar decoder find the exact error.
+/// # Safety
+/// The CPU supports `V`'s instruction set; `ptr` is valid for reads of `n * BLOCK` bytes.
+#[inline(always)]
+unsafe fn all_ascii<V: Vector>(ptr: *const u8, n: usize) -> bool {
+    // SAFETY: every register read lies in the `n * BLOCK` bytes at `ptr`.
+    let mut any = unsafe { V::load_unaligned(ptr) };
+    for i in 1..n * BLOCK / V::BYTES {
+        // SAFETY: as above.
+        any = any.or(unsafe { V::load_unaligned(ptr.add(i * V::BYTES)) });
+    }
+    any.is_ascii()
+}
+
+/// Validates `input` with vector type `V`: the hot path.
+///
+/// Returns `Err(from)` if the input is invalid, where everything before `from` is valid
+/// except perhaps a sequence left open by its last 3 bytes. [`locate`] then narrows that
+/// down.
+///
+/// 1. Skip leading ASCII, 256 and then 64 bytes at a time, before any table is loaded: pure
+///    ASCII costs a few instructions per 64 bytes, and short ASCII inputs pay no setup.
+/// 2. The main loop: groups of `GROUP` blocks, then single blocks, each block with its own
+///    ASCII test; the error accumulator is tested once per group or block.
+/// 3. The last partial block: re-check the last 64 bytes, overlapping bytes already
+///    checked, so nothing is copied. Its `prev_input` is the true register before it, read
+///    from memory; when the input is too short for that (under 64 + `BYTES` bytes), it is
+///    zero instead and the error bits of the first 3 bytes (the only ones that depend on
+///    the bytes before) are cleared: those bytes were checked by the first block.
+/// 4. Inputs under 64 bytes are copied into a zero-filled block.
 ///
 /// # Safety
 /// The CPU supports `V`'s instruction set. This function must be inlined into a function
@@ -295,35 +329,51 @@ const GROUP: usize = 8;
 /// not be selected.
 #[inline(always)]
 pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
+    let len = input.len();
+    let ptr = input.as_ptr();
+    if len < BLOCK {
+        // SAFETY: the caller guarantees the instruction set; len < BLOCK.
+        return unsafe { validate_short::<V>(input) };
+    }
+
+    // 1. Leading ASCII.
+    let mut pos = 0;
+    // SAFETY: the 4 blocks tested lie inside `input`; the caller guarantees the
+    // instruction set.
+    while pos + 4 * BLOCK <= len && unsafe { all_ascii::<V>(ptr.add(pos), 4) } {
+        pos += 4 * BLOCK;
+    }
+    // SAFETY: as above, for one block.
+    while pos + BLOCK <= len && unsafe { all_ascii::<V>(ptr.add(pos), 1) } {
+        pos += BLOCK;
+    }
+    // SAFETY: len >= BLOCK, so the last block lies inside `input`.
+    if pos == len || (pos + BLOCK > len && unsafe { all_ascii::<V>(ptr.add(len - BLOCK), 1) }) {
+        return Ok(());
+    }
+
     // SAFETY: the caller guarantees the instruction set.
     let (t, zero) = unsafe { (Tables::<V>::new(), V::splat(0)) };
+    // The bytes before `pos` are ASCII: as a predecessor, any ASCII register acts as zero.
     let mut state = State {
         prev_input: zero,
         error: zero,
     };
-    let len = input.len();
-    let ptr = input.as_ptr();
-    let mut pos = 0;
 
-    // Main loop: GROUP blocks (each with its own ASCII test), then one error test.
+    // 2. The main loop.
     while pos + GROUP * BLOCK <= len {
-        let before = state.prev_input;
         // SAFETY: pos + GROUP * BLOCK <= len, so the group lies inside `input`.
         unsafe { state.group(&t, ptr.add(pos)) };
         if state.error.any_set() {
-            // SAFETY: as above.
-            return Err(unsafe { locate_in_group(&t, ptr, pos, before) });
+            return Err(pos);
         }
         pos += GROUP * BLOCK;
     }
-    // Then single blocks.
     while pos + BLOCK <= len {
-        let prev_input = state.prev_input;
         // SAFETY: pos + BLOCK <= len, so the block lies inside `input`.
         unsafe { state.block(&t, ptr.add(pos)) };
         if state.error.any_set() {
-            // SAFETY: as above.
-            return Err(pos + unsafe { locate(&t, ptr.add(pos), prev_input) }.unwrap_or(0));
+            return Err(pos);
         }
         pos += BLOCK;
     }
@@ -335,88 +385,116 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
         };
     }
 
-    // The last, partial block.
-    if len >= BLOCK + V::BYTES {
-        // Re-check the last BLOCK bytes, overlapping bytes already checked, with the true
-        // register before them as `prev_input`: no copy needed. Bytes checked twice give
-        // the same bits twice.
-        let start = len - BLOCK;
+    // 3. The last, partial block (here pos >= BLOCK: at least one block was checked).
+    let start = len - BLOCK;
+    if start >= V::BYTES {
         // SAFETY: start >= V::BYTES, so the register before `start` is inside `input`.
-        let prev_input = unsafe { V::load_unaligned(ptr.add(start - V::BYTES)) };
-        state.prev_input = prev_input;
+        state.prev_input = unsafe { V::load_unaligned(ptr.add(start - V::BYTES)) };
         // SAFETY: start + BLOCK == len.
         unsafe { state.block(&t, ptr.add(start)) };
-        // The last bytes of the input must not open a sequence.
-        state.error = state.error.or(t.incomplete(state.prev_input));
-        if state.error.any_set() {
-            // SAFETY: as above. `None`: a sequence left open at the end, or (when the
-            // overlap is under 3 bytes) just before `start`: the scalar decoder from
-            // `start` (after backing up) finds either.
-            return Err(start + unsafe { locate(&t, ptr.add(start), prev_input) }.unwrap_or(0));
-        }
     } else {
-        let mut tail = [0u8; BLOCK];
-        tail[..len - pos].copy_from_slice(&input[pos..]);
-        let prev_input = state.prev_input;
-        // SAFETY: `tail` is BLOCK bytes long.
-        unsafe { state.block(&t, tail.as_ptr()) };
-        if state.error.any_set() {
-            // SAFETY: as above.
-            return Err(pos + unsafe { locate(&t, tail.as_ptr(), prev_input) }.unwrap_or(0));
+        // Here len < BLOCK + V::BYTES, so pos == BLOCK and start + 3 <= pos: the first 3
+        // bytes at `start` were checked, with their true predecessors, by the first block.
+        // SAFETY: start + BLOCK == len; CLEAR_FIRST_3 has BLOCK >= V::BYTES bytes.
+        unsafe {
+            let first = V::load_unaligned(ptr.add(start));
+            let mask = V::load_unaligned(CLEAR_FIRST_3.as_ptr());
+            state.error = state.error.or(t.check(first, zero).and(mask));
+            state.prev_input = first;
+            for i in 1..BLOCK / V::BYTES {
+                let input = V::load_unaligned(ptr.add(start + i * V::BYTES));
+                state.error = state.error.or(t.check(input, state.prev_input));
+                state.prev_input = input;
+            }
         }
+    }
+    // The last bytes of the input must not open a sequence.
+    state.error = state.error.or(t.incomplete(state.prev_input));
+    if state.error.any_set() {
+        return Err(pos);
     }
     Ok(())
 }
 
-/// The cold path for a failed group at `ptr + pos`: replays its blocks one at a time from
-/// the register before it, `prev_input`, and locates the error in the first block that
-/// fails.
+/// Inputs under one block: copied into a zero-filled block (zeros are ASCII, so a sequence
+/// cut off by the end of the input shows up as TOO_SHORT).
 ///
 /// # Safety
-/// `ptr + pos` is valid for reads of `GROUP * BLOCK` bytes (the instruction set is proven
-/// by `t`).
+/// As for [`validate`]; `input.len() < BLOCK`.
 #[inline(always)]
-unsafe fn locate_in_group<V: Vector>(
-    t: &Tables<V>,
-    ptr: *const u8,
-    pos: usize,
-    prev_input: V,
-) -> usize {
+unsafe fn validate_short<V: Vector>(input: &[u8]) -> Result<(), usize> {
+    let mut tail = [0u8; BLOCK];
+    tail[..input.len()].copy_from_slice(input);
+    // SAFETY: the caller guarantees the instruction set; `tail` is BLOCK bytes long.
+    let (t, zero) = unsafe { (Tables::<V>::new(), V::splat(0)) };
     let mut state = State {
-        prev_input,
-        error: prev_input.xor(prev_input),
+        prev_input: zero,
+        error: zero,
     };
-    for k in 0..GROUP {
-        let at = pos + k * BLOCK;
-        let prev = state.prev_input;
-        // SAFETY: the block lies inside the group, within the caller's guarantee.
-        unsafe { state.block(t, ptr.add(at)) };
-        if state.error.any_set() {
-            // SAFETY: as above.
-            return at + unsafe { locate(t, ptr.add(at), prev) }.unwrap_or(0);
-        }
+    // SAFETY: as above.
+    unsafe { state.block(&t, tail.as_ptr()) };
+    if state.error.any_set() {
+        Err(0)
+    } else {
+        Ok(())
     }
-    // Unreachable when the group failed; `pos` is still a correct (if slower) answer.
-    pos
 }
 
-/// The cold path: re-checks the failed block at `ptr` (whose predecessor register was
-/// `prev_input`) and returns an offset into it at most 3 bytes before the first error, or
-/// `None` when no byte of the block has error bits (the error is a sequence left open
-/// before it, or at the end of the input). See "Locating an error" above.
+/// The cold path: given `from` from [`validate`], returns an offset at most 3 bytes before
+/// the first error, or the start of a block whose predecessor left a sequence open, or the
+/// end of the input when the input ends inside a sequence (see "Locating an error" above).
+/// Everything before the character that contains the byte before the returned offset is
+/// valid.
+///
+/// It re-checks block by block from `from` (or from 0 when `from` is under one register),
+/// with the true register before it read from memory, and copies the last partial block
+/// into a zero-filled one. Each backend compiles it into its own `#[cold]`,
+/// `#[target_feature]` function, so the hot loop stays small.
 ///
 /// # Safety
-/// `ptr` is valid for reads of `BLOCK` bytes (the instruction set is proven by `t`).
+/// As for [`validate`].
 #[inline(always)]
-unsafe fn locate<V: Vector>(t: &Tables<V>, ptr: *const u8, prev_input: V) -> Option<usize> {
-    let mut prev = prev_input;
-    for i in 0..BLOCK / V::BYTES {
-        // SAFETY: i * V::BYTES + V::BYTES <= BLOCK, within the caller's guarantee.
-        let input = unsafe { V::load_unaligned(ptr.add(i * V::BYTES)) };
-        if let Some(lane) = t.check(input, prev).first_nonzero_byte() {
-            return Some((i * V::BYTES + lane).saturating_sub(3));
+pub(crate) unsafe fn locate<V: Vector>(input: &[u8], from: usize) -> usize {
+    let len = input.len();
+    let ptr = input.as_ptr();
+    // SAFETY: the caller guarantees the instruction set.
+    let (t, zero) = unsafe { (Tables::<V>::new(), V::splat(0)) };
+    let mut pos = if from < V::BYTES { 0 } else { from.min(len) };
+    let mut prev = if pos == 0 {
+        zero
+    } else {
+        // SAFETY: V::BYTES <= pos <= len.
+        unsafe { V::load_unaligned(ptr.add(pos - V::BYTES)) }
+    };
+    let mut tail = [0u8; BLOCK];
+    while pos < len {
+        let block = if pos + BLOCK <= len {
+            // SAFETY: the block lies inside `input`.
+            unsafe { ptr.add(pos) }
+        } else {
+            tail[..len - pos].copy_from_slice(&input[pos..]);
+            tail.as_ptr()
+        };
+        let mut state = State {
+            prev_input: prev,
+            error: zero,
+        };
+        // SAFETY: `block` is valid for BLOCK bytes (inside `input`, or `tail`).
+        unsafe { state.block(&t, block) };
+        if state.error.any_set() {
+            for i in 0..BLOCK / V::BYTES {
+                // SAFETY: as above.
+                let input = unsafe { V::load_unaligned(block.add(i * V::BYTES)) };
+                if let Some(lane) = t.check(input, prev).first_nonzero_byte() {
+                    return pos + (i * V::BYTES + lane).saturating_sub(3);
+                }
+                prev = input;
+            }
+            // No byte has error bits: a sequence left open before this block.
+            return pos;
         }
-        prev = input;
+        prev = state.prev_input;
+        pos += BLOCK;
     }
-    None
+    len
 }

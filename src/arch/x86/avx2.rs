@@ -112,7 +112,8 @@ impl Vector for Avx2Vector {
     }
 }
 
-/// Runs the lookup algorithm with AVX2; see [`lookup::validate`].
+/// Runs the lookup algorithm with AVX2; see [`lookup::validate`]. On error, the
+/// position comes from the cold [`locate`].
 ///
 /// # Safety
 /// The CPU supports AVX2.
@@ -120,5 +121,21 @@ impl Vector for Avx2Vector {
 pub(crate) unsafe fn validate(input: &[u8]) -> Result<(), usize> {
     // SAFETY: the caller guarantees AVX2, and this function enables it, so the generic
     // code is inlined here and compiled with it.
-    unsafe { lookup::validate::<Avx2Vector>(input) }
+    match unsafe { lookup::validate::<Avx2Vector>(input) } {
+        Ok(()) => Ok(()),
+        // SAFETY: as above.
+        Err(from) => Err(unsafe { locate(input, from) }),
+    }
+}
+
+/// The cold path of [`validate`]: see [`lookup::locate`].
+///
+/// # Safety
+/// The CPU supports AVX2.
+#[cold]
+#[inline(never)]
+#[target_feature(enable = "avx2")]
+unsafe fn locate(input: &[u8], from: usize) -> usize {
+    // SAFETY: the caller guarantees AVX2, and this function enables it.
+    unsafe { lookup::locate::<Avx2Vector>(input, from) }
 }

@@ -100,7 +100,8 @@ impl Vector for Sse42Vector {
     }
 }
 
-/// Runs the lookup algorithm with SSE4.2; see [`lookup::validate`].
+/// Runs the lookup algorithm with SSE4.2; see [`lookup::validate`]. On error, the
+/// position comes from the cold [`locate`].
 ///
 /// # Safety
 /// The CPU supports SSE4.2.
@@ -108,5 +109,21 @@ impl Vector for Sse42Vector {
 pub(crate) unsafe fn validate(input: &[u8]) -> Result<(), usize> {
     // SAFETY: the caller guarantees SSE4.2, and this function enables it, so the generic
     // code is inlined here and compiled with it.
-    unsafe { lookup::validate::<Sse42Vector>(input) }
+    match unsafe { lookup::validate::<Sse42Vector>(input) } {
+        Ok(()) => Ok(()),
+        // SAFETY: as above.
+        Err(from) => Err(unsafe { locate(input, from) }),
+    }
+}
+
+/// The cold path of [`validate`]: see [`lookup::locate`].
+///
+/// # Safety
+/// The CPU supports SSE4.2.
+#[cold]
+#[inline(never)]
+#[target_feature(enable = "sse4.2")]
+unsafe fn locate(input: &[u8], from: usize) -> usize {
+    // SAFETY: the caller guarantees SSE4.2, and this function enables it.
+    unsafe { lookup::locate::<Sse42Vector>(input, from) }
 }
