@@ -24,8 +24,8 @@
 //! - [`Backend`] names each implementation, says which this CPU can run, and runs one.
 //! - [`scalar`] is the plain reference decoder the vector code is tested against.
 //! - [`Validator`] checks a stream that arrives in chunks of any size, with error offsets
-//!   counted from the start of the stream; [`Reader`] and [`StrChunks`] (feature `std`)
-//!   validate while reading from an [`std::io::Read`] / [`std::io::BufRead`].
+//!   counted from the start of the stream; `Reader` and `StrChunks` (feature `std`)
+//!   validate while reading from an `std::io::Read` / `std::io::BufRead`.
 //! - `par_from_utf8` and `par_is_valid` (feature `rayon`) check one large input on all
 //!   cores, with the same result as [`from_utf8`] / [`is_valid`].
 //!
