@@ -17,7 +17,9 @@ fn streaming(c: &mut Criterion) {
         let text = generate(script, 8 << 20, 1);
         let mut g = c.benchmark_group(format!("stream/{script:?}"));
         g.throughput(Throughput::Bytes(text.len() as u64));
-        g.sample_size(20).measurement_time(Duration::from_secs(3));
+        g.sample_size(20)
+            .warm_up_time(Duration::from_secs(1))
+            .measurement_time(Duration::from_secs(3));
         g.bench_function("is_valid", |b| {
             b.iter(|| assert!(vutf8::is_valid(black_box(&text))))
         });
@@ -43,11 +45,24 @@ fn streaming(c: &mut Criterion) {
 #[cfg(feature = "rayon")]
 fn parallel(c: &mut Criterion) {
     let text = generate(Script::Mixed, 256 << 20, 1);
-    for size in [256usize << 10, 1 << 20, 4 << 20, 16 << 20, 256 << 20] {
-        let input = &text[..size];
+    for size in [
+        256usize << 10,
+        1 << 20,
+        2 << 20,
+        4 << 20,
+        16 << 20,
+        (256 << 20) - 1,
+    ] {
+        let mut end = size;
+        while text[end] & 0xC0 == 0x80 {
+            end -= 1; // end on a character boundary
+        }
+        let input = &text[..end];
         let mut g = c.benchmark_group(format!("parallel/{} KiB", size >> 10));
-        g.throughput(Throughput::Bytes(size as u64));
-        g.sample_size(10).measurement_time(Duration::from_secs(3));
+        g.throughput(Throughput::Bytes(input.len() as u64));
+        g.sample_size(10)
+            .warm_up_time(Duration::from_secs(1))
+            .measurement_time(Duration::from_secs(3));
         g.bench_function("is_valid", |b| {
             b.iter(|| assert!(vutf8::is_valid(black_box(input))))
         });

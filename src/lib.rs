@@ -28,8 +28,8 @@
 //!   [`Repairer`] (lossy decoding), [`count_chars`] and [`validate_and_count`]. See
 //!   `docs/PROFILES.md`.
 //! - [`Validator`] checks a stream that arrives in chunks of any size, with error offsets
-//!   counted from the start of the stream; [`Reader`] and [`StrChunks`] (feature `std`)
-//!   validate while reading from an [`std::io::Read`] / [`std::io::BufRead`].
+//!   counted from the start of the stream; `Reader` and `StrChunks` (feature `std`)
+//!   validate while reading from an `std::io::Read` / `std::io::BufRead`.
 //! - `par_from_utf8` and `par_is_valid` (feature `rayon`) check one large input on all
 //!   cores, with the same result as [`from_utf8`] / [`is_valid`].
 //!
