@@ -221,21 +221,28 @@ pub fn validate_from(bytes: &[u8], start: usize) -> Result<(), Utf8Error> {
             }
             continue;
         }
-        let ok = match lead_info(lead) {
-            Some((n, lo, hi)) if pos + n <= len => {
-                let second = bytes[pos + 1];
-                (lo..=hi).contains(&second)
-                    && bytes[pos + 2..pos + n].iter().all(|&b| is_continuation(b))
+        let n = match (lead_info(lead), &bytes[pos..]) {
+            (Some((2, lo, hi)), [_, b1, ..]) if (lo..=hi).contains(b1) => 2,
+            (Some((3, lo, hi)), [_, b1, b2, ..])
+                if (lo..=hi).contains(b1) && is_continuation(*b2) =>
+            {
+                3
             }
-            _ => false,
+            (Some((4, lo, hi)), [_, b1, b2, b3, ..])
+                if (lo..=hi).contains(b1) && is_continuation(*b2) && is_continuation(*b3) =>
+            {
+                4
+            }
+            _ => {
+                return match decode_char(&bytes[pos..]) {
+                    Decoded::Error(e) => Err(e.shifted(pos)),
+                    Decoded::Char(..) => {
+                        unreachable!("decode_char accepts what the table rejects")
+                    }
+                }
+            }
         };
-        if !ok {
-            return match decode_char(&bytes[pos..]) {
-                Decoded::Error(e) => Err(e.shifted(pos)),
-                Decoded::Char(..) => unreachable!("decode_char accepts what the table rejects"),
-            };
-        }
-        pos += announced_len(lead);
+        pos += n;
     }
     Ok(())
 }

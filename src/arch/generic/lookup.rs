@@ -318,10 +318,8 @@ unsafe fn all_ascii<V: Vector>(ptr: *const u8, n: usize) -> bool {
 ///    ASCII test; the error accumulator is tested once per group or block.
 /// 3. The last partial block: re-check the last 64 bytes, overlapping bytes already
 ///    checked, so nothing is copied. Its `prev_input` is the true register before it, read
-///    from memory; when the input is too short for that (under 64 + `BYTES` bytes), it is
-///    zero instead and the error bits of the first 3 bytes (the only ones that depend on
-///    the bytes before) are cleared: those bytes were checked by the first block.
-/// 4. Inputs under 64 bytes are copied into a zero-filled block.
+///    from memory.
+/// 4. Inputs under 128 bytes: see [`validate_short`].
 ///
 /// # Safety
 /// The CPU supports `V`'s instruction set. This function must be inlined into a function
@@ -331,8 +329,8 @@ unsafe fn all_ascii<V: Vector>(ptr: *const u8, n: usize) -> bool {
 pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
     let len = input.len();
     let ptr = input.as_ptr();
-    if len < BLOCK {
-        // SAFETY: the caller guarantees the instruction set; len < BLOCK.
+    if len < 2 * BLOCK {
+        // SAFETY: the caller guarantees the instruction set; len < 2 * BLOCK.
         return unsafe { validate_short::<V>(input) };
     }
 
@@ -385,29 +383,13 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
         };
     }
 
-    // 3. The last, partial block (here pos >= BLOCK: at least one block was checked).
+    // 3. The last, partial block. Here len >= 2 * BLOCK, so the register before it is
+    // inside the input.
     let start = len - BLOCK;
-    if start >= V::BYTES {
-        // SAFETY: start >= V::BYTES, so the register before `start` is inside `input`.
-        state.prev_input = unsafe { V::load_unaligned(ptr.add(start - V::BYTES)) };
-        // SAFETY: start + BLOCK == len.
-        unsafe { state.block(&t, ptr.add(start)) };
-    } else {
-        // Here len < BLOCK + V::BYTES, so pos == BLOCK and start + 3 <= pos: the first 3
-        // bytes at `start` were checked, with their true predecessors, by the first block.
-        // SAFETY: start + BLOCK == len; CLEAR_FIRST_3 has BLOCK >= V::BYTES bytes.
-        unsafe {
-            let first = V::load_unaligned(ptr.add(start));
-            let mask = V::load_unaligned(CLEAR_FIRST_3.as_ptr());
-            state.error = state.error.or(t.check(first, zero).and(mask));
-            state.prev_input = first;
-            for i in 1..BLOCK / V::BYTES {
-                let input = V::load_unaligned(ptr.add(start + i * V::BYTES));
-                state.error = state.error.or(t.check(input, state.prev_input));
-                state.prev_input = input;
-            }
-        }
-    }
+    // SAFETY: start >= BLOCK >= V::BYTES.
+    state.prev_input = unsafe { V::load_unaligned(ptr.add(start - V::BYTES)) };
+    // SAFETY: start + BLOCK == len.
+    unsafe { state.block(&t, ptr.add(start)) };
     // The last bytes of the input must not open a sequence.
     state.error = state.error.or(t.incomplete(state.prev_input));
     if state.error.any_set() {
@@ -416,23 +398,62 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
     Ok(())
 }
 
-/// Inputs under one block: copied into a zero-filled block (zeros are ASCII, so a sequence
-/// cut off by the end of the input shows up as TOO_SHORT).
+/// Inputs under two blocks, with no loop and no ASCII shortcut. When the input holds at
+/// least one register, every register is loaded straight from the input: whole registers
+/// from the start, then one that ends at the end of the input and overlaps the one before,
+/// checked with a zero predecessor and its first 3 bytes' error bits cleared (the bits of
+/// a byte depend on the 3 bytes before it; those first 3 bytes are checked, with their
+/// true predecessors, by an earlier register, or by one more overlapping register placed 3
+/// bytes earlier when the remainder is too long for that). Shorter inputs are copied into
+/// a zero-filled block (zeros are ASCII, so a sequence cut off by the end of the input
+/// shows up as TOO_SHORT); a copy is avoided where possible because wide loads of freshly
+/// written bytes cannot be forwarded from the narrower stores, which costs more than the
+/// whole check.
 ///
 /// # Safety
-/// As for [`validate`]; `input.len() < BLOCK`.
+/// As for [`validate`]; `input.len() < 2 * BLOCK`.
 #[inline(always)]
 unsafe fn validate_short<V: Vector>(input: &[u8]) -> Result<(), usize> {
-    let mut tail = [0u8; BLOCK];
-    tail[..input.len()].copy_from_slice(input);
-    // SAFETY: the caller guarantees the instruction set; `tail` is BLOCK bytes long.
+    let len = input.len();
+    let ptr = input.as_ptr();
+    // SAFETY: the caller guarantees the instruction set.
     let (t, zero) = unsafe { (Tables::<V>::new(), V::splat(0)) };
+    let whole = len / V::BYTES;
+    let rest = len % V::BYTES;
     let mut state = State {
         prev_input: zero,
         error: zero,
     };
-    // SAFETY: as above.
-    unsafe { state.block(&t, tail.as_ptr()) };
+    if whole >= 1 {
+        for i in 0..whole {
+            // SAFETY: (i + 1) * V::BYTES <= len.
+            let input = unsafe { V::load_unaligned(ptr.add(i * V::BYTES)) };
+            state.error = state.error.or(t.check(input, state.prev_input));
+            state.prev_input = input;
+        }
+        if rest != 0 {
+            // SAFETY: CLEAR_FIRST_3 has BLOCK >= V::BYTES bytes.
+            let mask = unsafe { V::load_unaligned(CLEAR_FIRST_3.as_ptr()) };
+            if rest > V::BYTES - 3 {
+                // The last register's first 3 bytes reach past the whole registers: one
+                // more register, 3 bytes earlier, covers them (its own first 3 bytes lie
+                // inside the whole registers, as rest < V::BYTES).
+                // SAFETY: len >= 2 * V::BYTES - 2 >= V::BYTES + 3, so it lies inside.
+                let middle = unsafe { V::load_unaligned(ptr.add(len - V::BYTES - 3)) };
+                state.error = state.error.or(t.check(middle, zero).and(mask));
+            }
+            // SAFETY: len >= V::BYTES, so the last register lies inside `input`.
+            let last = unsafe { V::load_unaligned(ptr.add(len - V::BYTES)) };
+            state.error = state.error.or(t.check(last, zero).and(mask));
+            state.prev_input = last;
+        }
+        state.error = state.error.or(t.incomplete(state.prev_input));
+    } else {
+        let mut tail = [0u8; BLOCK];
+        tail[..len].copy_from_slice(input);
+        // SAFETY: `tail` is BLOCK bytes long (and len < V::BYTES <= BLOCK here).
+        unsafe { state.block(&t, tail.as_ptr()) };
+    }
     if state.error.any_set() {
         Err(0)
     } else {

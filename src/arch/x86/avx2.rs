@@ -119,6 +119,13 @@ impl Vector for Avx2Vector {
 /// The CPU supports AVX2.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn validate(input: &[u8]) -> Result<(), usize> {
+    if input.len() < 32 {
+        // Shorter than one register: 128-bit registers can be loaded straight from the
+        // input where 256-bit ones would need a copy (see `lookup::validate_short`). Every
+        // CPU with AVX2 has SSE4.2.
+        // SAFETY: AVX2 implies SSE4.2; see the comment below.
+        return unsafe { super::sse42::validate(input) };
+    }
     // SAFETY: the caller guarantees AVX2, and this function enables it, so the generic
     // code is inlined here and compiled with it.
     match unsafe { lookup::validate::<Avx2Vector>(input) } {
