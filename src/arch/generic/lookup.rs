@@ -265,15 +265,40 @@ impl<V: Vector> State<V> {
         self.prev_input = prev;
     }
 
-    /// Checks `GROUP` consecutive blocks at `ptr`.
+    /// Checks one block of `BLOCK` bytes at `ptr` with the tables, without the ASCII test.
+    ///
+    /// # Safety
+    /// `ptr` is valid for reads of `BLOCK` bytes (the instruction set is proven by `self`).
+    #[inline(always)]
+    unsafe fn block_no_ascii_test(&mut self, t: &Tables<V>, ptr: *const u8) {
+        for i in 0..BLOCK / V::BYTES {
+            // SAFETY: i * V::BYTES + V::BYTES <= BLOCK, within the caller's guarantee.
+            let input = unsafe { V::load_unaligned(ptr.add(i * V::BYTES)) };
+            self.error = self.error.or(t.check(input, self.prev_input));
+            self.prev_input = input;
+        }
+    }
+
+    /// Checks `GROUP` consecutive blocks at `ptr`. If the first block is not all ASCII,
+    /// the text here is probably not ASCII either, and the whole group goes through the
+    /// tables without per-block ASCII tests (which would almost never pay off); otherwise
+    /// each block gets its ASCII test.
     ///
     /// # Safety
     /// `ptr` is valid for reads of `GROUP * BLOCK` bytes.
     #[inline(always)]
     unsafe fn group(&mut self, t: &Tables<V>, ptr: *const u8) {
-        for k in 0..GROUP {
-            // SAFETY: block k lies in the group, within the caller's guarantee.
-            unsafe { self.block(t, ptr.add(k * BLOCK)) };
+        // SAFETY: the first block lies in the group, within the caller's guarantee.
+        if unsafe { all_ascii::<V>(ptr, 1) } {
+            for k in 0..GROUP {
+                // SAFETY: block k lies in the group.
+                unsafe { self.block(t, ptr.add(k * BLOCK)) };
+            }
+        } else {
+            for k in 0..GROUP {
+                // SAFETY: block k lies in the group.
+                unsafe { self.block_no_ascii_test(t, ptr.add(k * BLOCK)) };
+            }
         }
     }
 }
