@@ -8,6 +8,9 @@
 use std::hint::black_box;
 use vutf8_corpus::Rng;
 
+/// A validator under test.
+type Validator = Box<dyn Fn(&[u8]) -> bool>;
+
 fn random_text(len: usize) -> Vec<u8> {
     let mut rng = Rng::new(2021);
     let mut s = String::with_capacity(len + 4);
@@ -40,7 +43,7 @@ fn main() {
     let rounds: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(10);
     let len: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1 << 20);
     let text = random_text(len);
-    let f: Box<dyn Fn(&[u8]) -> bool> = match which.as_str() {
+    let f: Validator = match which.as_str() {
         "std" => Box::new(|b| core::str::from_utf8(b).is_ok()),
         "simdutf8" => Box::new(|b| simdutf8::basic::from_utf8(b).is_ok()),
         "dispatch" => Box::new(vutf8::is_valid),
