@@ -49,7 +49,10 @@ fn main() {
         "dispatch" => Box::new(vutf8::is_valid),
         name => {
             let backend = vutf8::Backend::from_name(name).expect("unknown backend");
-            assert!(backend.is_available(), "{name} is not available on this CPU");
+            assert!(
+                backend.is_available(),
+                "{name} is not available on this CPU"
+            );
             Box::new(move |b| backend.is_valid(b))
         }
     };

@@ -1,6 +1,9 @@
 //! Calls `vutf8::is_valid` on one short CJK input in a loop, for profiling.
 fn main() {
-    let n: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(16);
+    let n: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(16);
     let text = vutf8_corpus::generate(vutf8_corpus::Script::Cjk, 4096, 42);
     let mut cut = n;
     while text[cut] & 0xC0 == 0x80 {
@@ -17,6 +20,9 @@ fn main() {
         for _ in 0..20_000_000 {
             ok += f(std::hint::black_box(&b)) as usize;
         }
-        println!("{name} {n} bytes: {:.2} ns per call ({ok})", t.elapsed().as_nanos() as f64 / 2e7);
+        println!(
+            "{name} {n} bytes: {:.2} ns per call ({ok})",
+            t.elapsed().as_nanos() as f64 / 2e7
+        );
     }
 }

@@ -98,7 +98,10 @@ impl Backend {
     /// If this CPU cannot run the backend.
     pub fn is_valid(self, input: &[u8]) -> bool {
         let Some(raw) = arch::raw(self) else {
-            panic!("vutf8: the {} backend cannot run on this CPU or target", self.name())
+            panic!(
+                "vutf8: the {} backend cannot run on this CPU or target",
+                self.name()
+            )
         };
         // SAFETY: `arch::raw` returns only validators that this CPU can run.
         unsafe { raw(input) }.is_ok()

@@ -42,7 +42,8 @@ impl VectorTest for Binary {
             let a = bytes(seed, V::BYTES);
             let b = bytes(seed + 1000, V::BYTES);
             // SAFETY: the caller guarantees the instruction set; a and b hold V::BYTES.
-            let (va, vb) = unsafe { (V::load_unaligned(a.as_ptr()), V::load_unaligned(b.as_ptr())) };
+            let (va, vb) =
+                unsafe { (V::load_unaligned(a.as_ptr()), V::load_unaligned(b.as_ptr())) };
             let got = out(match self.0 {
                 "or" => va.or(vb),
                 "and" => va.and(vb),
@@ -156,7 +157,11 @@ impl VectorTest for Reductions {
                 // SAFETY: the caller guarantees the instruction set; `a` holds V::BYTES.
                 let v = unsafe { V::load_unaligned(a.as_ptr()) };
                 assert!(v.any_set(), "{name}: any_set with {byte:02X} at {pos}");
-                assert_eq!(v.is_ascii(), byte < 0x80, "{name}: is_ascii {byte:02X} at {pos}");
+                assert_eq!(
+                    v.is_ascii(),
+                    byte < 0x80,
+                    "{name}: is_ascii {byte:02X} at {pos}"
+                );
             }
         }
         // SAFETY: the caller guarantees the instruction set.

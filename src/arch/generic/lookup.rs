@@ -118,18 +118,18 @@ const BYTE_1_LOW: [u8; 16] = [
     CARRY | OVERLONG_2,                           // ____0001
     CARRY,                                        // ____001_
     CARRY,
-    CARRY | TOO_LARGE,                               // ____0100
-    CARRY | TOO_LARGE | TOO_LARGE_1000,              // ____0101
-    CARRY | TOO_LARGE | TOO_LARGE_1000,              // ____011_
-    CARRY | TOO_LARGE | TOO_LARGE_1000,              //
-    CARRY | TOO_LARGE | TOO_LARGE_1000,              // ____1___
-    CARRY | TOO_LARGE | TOO_LARGE_1000,              //
-    CARRY | TOO_LARGE | TOO_LARGE_1000,              //
-    CARRY | TOO_LARGE | TOO_LARGE_1000,              //
-    CARRY | TOO_LARGE | TOO_LARGE_1000,              //
-    CARRY | TOO_LARGE | TOO_LARGE_1000 | SURROGATE,  // ____1101
-    CARRY | TOO_LARGE | TOO_LARGE_1000,              //
-    CARRY | TOO_LARGE | TOO_LARGE_1000,              //
+    CARRY | TOO_LARGE,                              // ____0100
+    CARRY | TOO_LARGE | TOO_LARGE_1000,             // ____0101
+    CARRY | TOO_LARGE | TOO_LARGE_1000,             // ____011_
+    CARRY | TOO_LARGE | TOO_LARGE_1000,             //
+    CARRY | TOO_LARGE | TOO_LARGE_1000,             // ____1___
+    CARRY | TOO_LARGE | TOO_LARGE_1000,             //
+    CARRY | TOO_LARGE | TOO_LARGE_1000,             //
+    CARRY | TOO_LARGE | TOO_LARGE_1000,             //
+    CARRY | TOO_LARGE | TOO_LARGE_1000,             //
+    CARRY | TOO_LARGE | TOO_LARGE_1000 | SURROGATE, // ____1101
+    CARRY | TOO_LARGE | TOO_LARGE_1000,             //
+    CARRY | TOO_LARGE | TOO_LARGE_1000,             //
 ];
 
 /// Indexed by the high nibble of the current byte.
@@ -196,9 +196,7 @@ impl<V: Vector> Tables<V> {
                 third_byte_min: V::splat(0xE0 - 0x80),
                 fourth_byte_min: V::splat(0xF0 - 0x80),
                 high_bit: V::splat(0x80),
-                incomplete_max: V::load_unaligned(
-                    INCOMPLETE_MAX.as_ptr().add(BLOCK - V::BYTES),
-                ),
+                incomplete_max: V::load_unaligned(INCOMPLETE_MAX.as_ptr().add(BLOCK - V::BYTES)),
             }
         }
     }
