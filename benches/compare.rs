@@ -66,7 +66,10 @@ fn options() -> Options {
             "--corpus" => o.corpus = args.next(),
             "--no-plot" => o.plot = false,
             "--max-size" => {
-                o.max_size = args.next().and_then(|v| v.parse().ok()).expect("--max-size N")
+                o.max_size = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .expect("--max-size N")
             }
             "--bench" => {}
             other => eprintln!("compare: ignoring argument {other:?}"),
@@ -110,13 +113,7 @@ fn main() {
         let text = generate(script, 1 << 20, 42);
         let mut points = Vec::new();
         for &size in SIZES.iter().filter(|&&s| s <= o.max_size) {
-            // Cut at a character boundary at or below `size`, padded with ASCII to `size`.
-            let mut cut = size.min(text.len());
-            while cut > 0 && text[cut] & 0xC0 == 0x80 {
-                cut -= 1;
-            }
-            let mut bytes = text[..cut].to_vec();
-            bytes.resize(size, b' ');
+            let bytes = support::sized(&text, size);
             let placed = Placed::new(&bytes);
             let ns = measure(placed.bytes(), true, &o);
             let gbs: Vec<f64> = ns.iter().map(|t| size as f64 / t).collect();
@@ -169,10 +166,7 @@ fn main() {
 
 /// One small chart per corpus: GB/s against input size (log scale) for vutf8, simdutf8
 /// basic and std.
-fn plot(
-    path: &str,
-    curves: &[Curve],
-) -> Result<(), Box<dyn std::error::Error>> {
+fn plot(path: &str, curves: &[Curve]) -> Result<(), Box<dyn std::error::Error>> {
     let root = SVGBackend::new(path, (1200, 760)).into_drawing_area();
     root.fill(&WHITE)?;
     let (title, body) = root.split_vertically(40);

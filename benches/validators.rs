@@ -19,12 +19,7 @@ fn validators(c: &mut Criterion) {
     for script in Script::ALL {
         let text = generate(script, 1 << 20, 42);
         for &size in SIZES {
-            let mut cut = size;
-            while cut > 0 && text[cut] & 0xC0 == 0x80 {
-                cut -= 1;
-            }
-            let mut bytes = text[..cut].to_vec();
-            bytes.resize(size, b' ');
+            let bytes = support::sized(&text, size);
             let placed = Placed::new(&bytes);
             let input = placed.bytes();
             let mut g = c.benchmark_group(format!("{}/{}", script.name(), size_label(size)));
@@ -38,9 +33,11 @@ fn validators(c: &mut Criterion) {
                 b.iter(|| assert!(vutf8::from_utf8(black_box(input)).is_ok()))
             });
             for backend in Backend::available() {
-                g.bench_with_input(BenchmarkId::new("backend", backend.name()), input, |b, i| {
-                    b.iter(|| assert!(backend.is_valid(black_box(i))))
-                });
+                g.bench_with_input(
+                    BenchmarkId::new("backend", backend.name()),
+                    input,
+                    |b, i| b.iter(|| assert!(backend.is_valid(black_box(i)))),
+                );
             }
             g.bench_function("simdutf8::basic", |b| {
                 b.iter(|| assert!(simdutf8::basic::from_utf8(black_box(input)).is_ok()))

@@ -48,6 +48,18 @@ impl Placed {
     }
 }
 
+/// The first `size` bytes of `text` cut back to a character boundary, padded with ASCII
+/// spaces to exactly `size` bytes (`text` must hold at least `size` bytes).
+pub fn sized(text: &[u8], size: usize) -> Vec<u8> {
+    let mut cut = size;
+    while cut > 0 && cut < text.len() && text[cut] & 0xC0 == 0x80 {
+        cut -= 1;
+    }
+    let mut bytes = text[..cut].to_vec();
+    bytes.resize(size, b' ');
+    bytes
+}
+
 /// A human label for a size: `64`, `4K`, `1M`.
 pub fn size_label(n: usize) -> String {
     if n >= 1 << 20 && n % (1 << 20) == 0 {
