@@ -1,0 +1,175 @@
+//! Every one of the 2^32 4-byte strings, checked by the fastest backend
+//! (`Backend::selected()`) inside long inputs, against the scalar reference (reason, code
+//! point, sequence length) and `core::str::from_utf8` (position, length).
+//!
+//! Ignored by default: it takes minutes on all cores. Run it with
+//! `cargo test --release --test exhaustive_u32 -- --ignored --nocapture`
+//! (`VUTF8_U32_FIRST=F0..F4` limits the first byte, for a quicker partial run).
+//!
+//! A 4-byte string on its own is a short input, which the vector backends handle in their
+//! short-input path (or hand to a narrower backend). So the strings are checked in batches
+//! of 64, in one buffer of about 580 bytes that takes the main loop (a group of 8 blocks,
+//! then single blocks and the overlapping last block):
+//!
+//! ```text
+//! sep s0 sep s1 ... sep s63 "a" <160 bytes of 1- to 4-byte text>
+//! ```
+//!
+//! Each separator is one valid character, of 1 to 4 bytes in turn (rotated from batch to
+//! batch), so the strings meet every alignment within the registers and blocks, after
+//! every kind of character. A separator starts with a byte that is not a continuation
+//! byte, so the error (if any) in `si` is that of `si` followed by ASCII, computed once per
+//! string. The backend validates the buffer from its start: `Ok` must mean every string
+//! is valid; an error must be exactly the first invalid string's. That string is then
+//! overwritten with valid ASCII and the buffer validated again, from the start of the
+//! 64-byte block that holds the end of that string (moved to the next character boundary),
+//! until no error is left. So every
+//! string is checked at its own offset in a block of an input of 160 to 580 bytes (the
+//! main loop's group of 8 blocks, single blocks, the overlapping last block), with the
+//! true bytes before it.
+
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::Instant;
+
+use vutf8::{Backend, ErrorKind, Utf8Error};
+
+const BATCH: usize = 64;
+const SEPARATORS: [&str; 4] = ["a", "é", "€", "😀"];
+
+/// What the error in a string must be: offset in the string, length, kind, code point,
+/// sequence length.
+type Expect = (usize, Option<usize>, ErrorKind, Option<u32>, usize);
+
+fn details(e: &Utf8Error) -> Expect {
+    (
+        e.valid_up_to(),
+        e.error_len(),
+        e.kind(),
+        e.code_point(),
+        e.sequence_len(),
+    )
+}
+
+/// The expected error of `s` followed by a non-continuation byte, from the scalar
+/// reference, checked against std.
+fn expect(s: [u8; 4]) -> Option<Expect> {
+    let t = [s[0], s[1], s[2], s[3], b'a'];
+    let reference = vutf8::scalar::validate(&t);
+    let std = std::str::from_utf8(&t);
+    assert_eq!(
+        reference.map_err(|e| (e.valid_up_to(), e.error_len())),
+        std.map(|_| ())
+            .map_err(|e| (e.valid_up_to(), e.error_len())),
+        "scalar reference vs std on {s:02X?}"
+    );
+    reference.err().map(|e| details(&e))
+}
+
+/// Checks the 2^24 strings that start with `first`; returns the number of backend calls.
+fn check_first_byte(backend: Backend, first: u8, trailer: &[u8]) -> u64 {
+    let mut buf = Vec::with_capacity(BATCH * 8 + trailer.len());
+    let mut starts = [0usize; BATCH];
+    let mut want = [None; BATCH];
+    let mut calls = 0u64;
+    for batch in 0..(1u32 << 24) / BATCH as u32 {
+        buf.clear();
+        for (i, (start, want)) in starts.iter_mut().zip(&mut want).enumerate() {
+            let r = batch * BATCH as u32 + i as u32;
+            let s = [first, (r >> 16) as u8, (r >> 8) as u8, r as u8];
+            buf.extend_from_slice(SEPARATORS[(i + batch as usize) % 4].as_bytes());
+            *start = buf.len();
+            buf.extend_from_slice(&s);
+            *want = expect(s);
+        }
+        buf.extend_from_slice(trailer);
+        // The next string to find, and where the input of the next call starts.
+        let (mut next, mut from) = (0, 0);
+        loop {
+            let input = &buf[from..];
+            let got = backend.validate(input);
+            calls += 1;
+            let Some(j) = (next..BATCH).find(|&j| want[j].is_some()) else {
+                assert_eq!(
+                    got,
+                    Ok(()),
+                    "{backend}: batch {first:02X} {batch}: {input:02X?}"
+                );
+                break;
+            };
+            let (at, len, kind, cp, seq) = want[j].unwrap();
+            let e = got.unwrap_err();
+            let expected = (starts[j] - from + at, len, kind, cp, seq);
+            if details(&e) != expected {
+                panic!(
+                    "{backend} on string {:02X?} at {} of an input: got {:?}, want {expected:?}\n{input:02X?}",
+                    &buf[starts[j]..starts[j] + 4],
+                    starts[j] - from,
+                    details(&e)
+                );
+            }
+            buf[starts[j]..starts[j] + 4].copy_from_slice(b"aaaa");
+            next = j + 1;
+            // The start of the block, moved forward to a character boundary.
+            from = (starts[j] + 4) / 64 * 64;
+            while buf[from] & 0xC0 == 0x80 {
+                from += 1;
+            }
+        }
+    }
+    calls
+}
+
+/// The first bytes to check: all, or the range in `VUTF8_U32_FIRST` (hex, `F0..F4`).
+fn first_bytes() -> Vec<u8> {
+    let Ok(range) = std::env::var("VUTF8_U32_FIRST") else {
+        return (0..=255).collect();
+    };
+    let (lo, hi) = range.split_once("..").unwrap_or((&range, &range));
+    let parse = |h: &str| u8::from_str_radix(h.trim(), 16).expect("VUTF8_U32_FIRST: hex bytes");
+    (parse(lo)..=parse(hi)).collect()
+}
+
+#[test]
+#[ignore = "minutes on all cores: cargo test --release --test exhaustive_u32 -- --ignored"]
+fn every_4_byte_string_in_long_inputs() {
+    let backend = Backend::selected();
+    let firsts = first_bytes();
+    let mut trailer = b"a".to_vec();
+    for c in ["é", "€", "😀", "z"].iter().cycle().take(64) {
+        trailer.extend_from_slice(c.as_bytes());
+    }
+    trailer.truncate(161);
+    while std::str::from_utf8(&trailer).is_err() {
+        trailer.pop();
+    }
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let next = AtomicUsize::new(0);
+    let (calls, done) = (AtomicU64::new(0), AtomicUsize::new(0));
+    let start = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                while let Some(&first) = firsts.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    calls.fetch_add(
+                        check_first_byte(backend, first, &trailer),
+                        Ordering::Relaxed,
+                    );
+                    let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                    if n % 16 == 0 || n == firsts.len() {
+                        eprintln!(
+                            "exhaustive_u32: {n}/{} first bytes, {:.0?}",
+                            firsts.len(),
+                            start.elapsed()
+                        );
+                    }
+                }
+            });
+        }
+    });
+    let strings = firsts.len() as u64 * (1 << 24);
+    eprintln!(
+        "exhaustive_u32: {strings} strings checked by {backend} in {} calls on {threads} threads, {:.1?}",
+        calls.into_inner(),
+        start.elapsed()
+    );
+}
