@@ -56,9 +56,13 @@ fn chunk_size(len: usize, threads: usize) -> usize {
 }
 
 /// The start of piece `i`: `i * chunk` moved forward past at most 3 continuation bytes,
-/// or the end of the input.
+/// or the end of the input. Piece 0 starts at 0 whatever the bytes there: continuation
+/// bytes at the start of the input belong to no character and are errors.
 #[inline]
 fn boundary(input: &[u8], i: usize, chunk: usize) -> usize {
+    if i == 0 {
+        return 0;
+    }
     let mut b = i.saturating_mul(chunk).min(input.len());
     for _ in 0..3 {
         match input.get(b) {
@@ -146,6 +150,34 @@ mod tests {
         assert_eq!(boundary(input, 2, 2), 7);
         assert_eq!(boundary(input, 5, 2), input.len());
         assert_eq!(boundary(input, usize::MAX, 2), input.len());
+    }
+
+    #[test]
+    #[cfg(not(target_family = "wasm"))] // builds a 2-thread pool: no threads on wasm32-wasip1
+    fn the_first_piece_starts_at_the_start() {
+        // Regression: piece 0 used to skip leading continuation bytes, so an input of
+        // 2 MiB or more starting with 1 to 3 of them was reported valid (and
+        // `par_from_utf8` returned a `&str` holding invalid UTF-8).
+        assert_eq!(boundary(b"\x80\x80abc", 0, 2), 0);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        for lead in [
+            &b"\x80"[..],
+            b"\xBF\xBF",
+            b"\x80\x80\x80",
+            b"\x80\x80\x80\x80",
+        ] {
+            let mut input = lead.to_vec();
+            input.resize(PAR_THRESHOLD + (1 << 20), b'a');
+            let want = crate::from_utf8(&input).map(|_| ());
+            assert_eq!(want.unwrap_err().valid_up_to(), 0);
+            pool.install(|| {
+                assert_eq!(par_from_utf8(&input).map(|_| ()), want, "{lead:02X?}");
+                assert!(!par_is_valid(&input), "{lead:02X?}");
+            });
+        }
     }
 
     #[test]
