@@ -239,17 +239,23 @@ fn every_error_class_at_every_offset_and_length() {
     let next = AtomicUsize::new(0);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let start = std::time::Instant::now();
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                while let Some(pattern) = PATTERNS.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    let (n, c) = sweep(pattern, &backends);
-                    inputs.fetch_add(n, Ordering::Relaxed);
-                    checks.fetch_add(c, Ordering::Relaxed);
-                }
-            });
+    let work = || {
+        while let Some(pattern) = PATTERNS.get(next.fetch_add(1, Ordering::Relaxed)) {
+            let (n, c) = sweep(pattern, &backends);
+            inputs.fetch_add(n, Ordering::Relaxed);
+            checks.fetch_add(c, Ordering::Relaxed);
         }
-    });
+    };
+    // wasm32 (WASI) cannot start threads: there, the calling thread does all the work.
+    if threads <= 1 || cfg!(target_family = "wasm") {
+        work();
+    } else {
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(work);
+            }
+        });
+    }
     let (inputs, checks) = (inputs.into_inner(), checks.into_inner());
     eprintln!(
         "boundary sweep: {} patterns, {inputs} inputs, {checks} checks ({} backends), {:.1?}",

@@ -11,7 +11,7 @@
 //!
 //! `guard_page_catches_an_over_read` checks the harness itself: a child process that reads
 //! one byte past the end of an input, or one byte before its start, must die of SIGSEGV.
-#![cfg(unix)]
+#![cfg(all(unix, feature = "std"))]
 
 mod common;
 

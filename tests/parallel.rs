@@ -1,6 +1,13 @@
 //! `par_from_utf8` / `par_is_valid`: the same result as `from_utf8` / `is_valid` with
 //! errors at, just before and just after every possible piece boundary, several errors in
 //! different pieces, inputs around the size threshold, and pools of several sizes.
+//!
+//! wasm32 (WASI) cannot start threads, and rayon then refuses to build a pool of a chosen
+//! size (`ThreadPoolBuilder::build` returns its `Unsupported` error; only the implicit
+//! global pool falls back to the calling thread). So the tests that build pools are
+//! compiled only where threads exist (`cfg(not(target_family = "wasm"))`, listed as
+//! excluded by `scripts/test-cross.sh`), and `the_global_pool_gives_the_same_answers`
+//! runs everywhere: on wasm32 it checks the fallback.
 #![cfg(feature = "rayon")]
 
 use vutf8::PAR_THRESHOLD;
@@ -10,6 +17,7 @@ use vutf8_corpus::{generate, with_error, Corruption, Script};
 /// multiple of it, moved forward by up to 3 bytes.
 const CUT_ALIGN: usize = 64 << 10;
 
+#[cfg(not(target_family = "wasm"))]
 fn pool(threads: usize) -> rayon::ThreadPool {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -33,6 +41,7 @@ fn check(input: &[u8], what: &dyn std::fmt::Debug) {
 /// Bad bytes written over `text` at `pos`: every kind of error, and the ones that involve
 /// the neighbouring character (a continuation byte replaced by ASCII cuts the character
 /// before; an extra continuation byte lengthens it).
+#[cfg(not(target_family = "wasm"))]
 fn corrupt(text: &[u8], pos: usize, how: usize) -> Vec<u8> {
     let mut out = text.to_vec();
     match how {
@@ -48,13 +57,26 @@ fn corrupt(text: &[u8], pos: usize, how: usize) -> Vec<u8> {
 }
 
 #[test]
+#[cfg(not(target_family = "wasm"))] // builds pools: needs threads
 fn errors_around_every_cut() {
     let len = PAR_THRESHOLD + 12345;
+    // With `VUTF8_EXHAUSTIVE=reduced` (emulation, sanitizers: many times slower), only the
+    // multiples of 256 KiB (the smallest piece, which is the piece size of these inputs on
+    // 2 to 4 threads, so these are the real cuts) and the first multiple of CUT_ALIGN.
+    let reduced = match std::env::var("VUTF8_EXHAUSTIVE").as_deref() {
+        Ok("reduced") => true,
+        Ok("full") | Err(_) => false,
+        Ok(other) => panic!("VUTF8_EXHAUSTIVE must be 'full' or 'reduced', not {other:?}"),
+    };
+    let cuts: Vec<usize> = (CUT_ALIGN..len)
+        .step_by(CUT_ALIGN)
+        .filter(|&c| !reduced || c == CUT_ALIGN || c % (256 << 10) == 0)
+        .collect();
     for (threads, script) in [(2, Script::Emoji), (3, Script::Cjk), (4, Script::Mixed)] {
         let text = generate(script, len, threads as u64);
         pool(threads).install(|| {
             check(&text, &"valid");
-            for cut in (CUT_ALIGN..len).step_by(CUT_ALIGN) {
+            for &cut in &cuts {
                 for pos in cut - 4..cut + 5 {
                     for how in 0..6 {
                         check(&corrupt(&text, pos, how), &(threads, cut, pos, how));
@@ -66,6 +88,7 @@ fn errors_around_every_cut() {
 }
 
 #[test]
+#[cfg(not(target_family = "wasm"))] // builds pools: needs threads
 fn the_first_error_wins_even_if_a_later_piece_finishes_first() {
     let len = 4 * PAR_THRESHOLD;
     let text = generate(Script::Mixed, len, 77);
@@ -95,6 +118,7 @@ fn the_first_error_wins_even_if_a_later_piece_finishes_first() {
 }
 
 #[test]
+#[cfg(not(target_family = "wasm"))] // builds pools: needs threads
 fn inputs_around_the_threshold_and_at_the_end() {
     let text = generate(Script::Cyrillic, PAR_THRESHOLD + 70_000, 5);
     for threads in [1, 2, 5] {
@@ -125,6 +149,7 @@ fn inputs_around_the_threshold_and_at_the_end() {
 }
 
 #[test]
+#[cfg(not(target_family = "wasm"))] // builds pools: needs threads
 fn continuation_runs_longer_than_three_bytes_at_a_cut() {
     let len = 2 * PAR_THRESHOLD;
     let text = generate(Script::Ascii, len, 1);
@@ -138,4 +163,20 @@ fn continuation_runs_longer_than_three_bytes_at_a_cut() {
             }
         }
     });
+}
+
+/// The implicit global pool, which every target has (on wasm32, rayon runs it on the
+/// calling thread): errors near the start, at a cut, in the middle and at the end.
+#[test]
+fn the_global_pool_gives_the_same_answers() {
+    let len = 2 * PAR_THRESHOLD + 777;
+    let text = generate(Script::Mixed, len, 9);
+    check(&text, &"valid");
+    for at in [0, CUT_ALIGN - 2, CUT_ALIGN + 1, len / 2, len - 10] {
+        for c in Corruption::ALL {
+            let (bad, pos) = with_error(&text, at, c);
+            check(&bad, &(at, c));
+            assert_eq!(vutf8::par_from_utf8(&bad).unwrap_err().valid_up_to(), pos);
+        }
+    }
 }

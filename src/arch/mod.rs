@@ -18,11 +18,29 @@
 //! ([`crate::exact_error`]) backs up to the start of that character and lets the scalar
 //! decoder find the exact error.
 
-pub(crate) mod generic;
-pub(crate) mod vector;
-
-#[cfg(test)]
-mod primitive_tests;
+cfg_if::cfg_if! {
+    if #[cfg(any(
+        target_arch = "x86",
+        target_arch = "x86_64",
+        all(target_arch = "aarch64", target_feature = "neon"),
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))] {
+        pub(crate) mod generic;
+        pub(crate) mod vector;
+        #[cfg(test)]
+        mod primitive_tests;
+    } else {
+        // No vector backend on this target (wasm32 without simd128, other architectures):
+        // the generic algorithm and the vector trait are compiled but never instantiated.
+        #[allow(dead_code)]
+        pub(crate) mod generic;
+        #[allow(dead_code)]
+        pub(crate) mod vector;
+        #[cfg(test)]
+        #[allow(dead_code)]
+        mod primitive_tests;
+    }
+}
 
 /// Runs a test once for every vector type this CPU supports (tests only).
 #[cfg(test)]
