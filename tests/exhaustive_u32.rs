@@ -8,11 +8,11 @@
 //!
 //! A 4-byte string on its own is a short input, which the vector backends handle in their
 //! short-input path (or hand to a narrower backend). So the strings are checked in batches
-//! of 64, in one buffer of about 580 bytes that takes the main loop (a group of 8 blocks,
+//! of 64, in one buffer of about 740 bytes that takes the main loop (a group of 8 blocks,
 //! then single blocks and the overlapping last block):
 //!
 //! ```text
-//! sep s0 sep s1 ... sep s63 "a" <160 bytes of 1- to 4-byte text>
+//! sep s0 sep s1 ... sep s63 "a" <320 bytes of 1- to 4-byte text>
 //! ```
 //!
 //! Each separator is one valid character, of 1 to 4 bytes in turn (rotated from batch to
@@ -24,7 +24,7 @@
 //! overwritten with valid ASCII and the buffer validated again, from the start of the
 //! 64-byte block that holds the end of that string (moved to the next character boundary),
 //! until no error is left. So every
-//! string is checked at its own offset in a block of an input of 160 to 580 bytes (the
+//! string is checked at its own offset in a block of an input of 320 to 740 bytes (the
 //! main loop's group of 8 blocks, single blocks, the overlapping last block), with the
 //! true bytes before it.
 
@@ -135,10 +135,10 @@ fn every_4_byte_string_in_long_inputs() {
     let backend = Backend::selected();
     let firsts = first_bytes();
     let mut trailer = b"a".to_vec();
-    for c in ["é", "€", "😀", "z"].iter().cycle().take(64) {
+    for c in ["é", "€", "😀", "z"].iter().cycle().take(128) {
         trailer.extend_from_slice(c.as_bytes());
     }
-    trailer.truncate(161);
+    trailer.truncate(321);
     while std::str::from_utf8(&trailer).is_err() {
         trailer.pop();
     }

@@ -48,14 +48,25 @@
 //!
 //! # The loop
 //!
-//! The input is processed in 64-byte blocks (64 / `BYTES` registers each). A block whose
-//! bytes are all ASCII is skipped after one OR-reduction. The error accumulator is tested
-//! after every group of 8 blocks (512 bytes): fewer tests, and on AVX2 measurably fewer
-//! instructions per byte than testing every block or every 4 blocks. The last partial block is handled by re-checking the last
-//! 64 bytes of the input (overlapping bytes already checked, with the true register before
-//! them), so nothing is copied; inputs too short for that (under 64 + one register) are
-//! copied into a zero-filled block: the zeros are ASCII, so a sequence cut off by the end of
-//! input shows up as TOO_SHORT.
+//! The input is processed in 64-byte blocks (64 / `BYTES` registers each). Leading ASCII
+//! is skipped 256 and then 64 bytes at a time before any table is loaded. After that, the
+//! bytes 1, 2 and 3 before each register are **loaded from memory** (three overlapping
+//! unaligned loads) rather than shifted in from the previous register: loads have ports
+//! of their own, while the byte shifts (`palignr`, and on AVX2 a lane permute) compete
+//! with the three table lookups and the nibble shifts for the same shuffle ports. (The
+//! first block of an input, which has no bytes before it, and the short-input and cold
+//! paths shift registers instead; the results are the same.)
+//!
+//! The error accumulator is tested after every group of 8 blocks (512 bytes). Within a
+//! group, each block is first tested for ASCII (one OR-reduction, and an ASCII block only
+//! needs the end-of-register check) if the group starts with an ASCII block or the last
+//! group had one; otherwise the text is taken to be non-ASCII and the tests are left out,
+//! as they would almost never pay. The last partial block is handled by re-checking the
+//! last 64 bytes of the input (overlapping bytes already checked), so nothing is copied.
+//! Inputs under 256 bytes take a straight path through their registers (see
+//! `validate_short`); only inputs shorter than one register are copied into a zero-filled
+//! block: the zeros are ASCII, so a sequence cut off by the end of input shows up as
+//! TOO_SHORT.
 //!
 //! # Locating an error
 //!
@@ -204,14 +215,44 @@ impl<V: Vector> Tables<V> {
     /// The error bits for register `input`, whose predecessor in memory is `prev_input`.
     #[inline(always)]
     fn check(&self, input: V, prev_input: V) -> V {
-        let prev1 = input.prev1(prev_input);
+        self.classify(
+            input,
+            input.prev1(prev_input),
+            input.prev2(prev_input),
+            input.prev3(prev_input),
+        )
+    }
+
+    /// The error bits for the register at `ptr`, with the bytes 1, 2 and 3 before each of
+    /// its bytes loaded straight from memory: three more loads instead of the byte shifts,
+    /// which compete with the table lookups for the same execution ports (and on AVX2 need
+    /// a lane permute first).
+    ///
+    /// # Safety
+    /// `ptr - 3` is valid for reads of `V::BYTES + 3` bytes.
+    #[inline(always)]
+    unsafe fn check_at(&self, ptr: *const u8) -> V {
+        // SAFETY: all four loads lie in the `V::BYTES + 3` bytes from `ptr - 3`.
+        unsafe {
+            self.classify(
+                V::load_unaligned(ptr),
+                V::load_unaligned(ptr.sub(1)),
+                V::load_unaligned(ptr.sub(2)),
+                V::load_unaligned(ptr.sub(3)),
+            )
+        }
+    }
+
+    /// The error bits of `input` given the bytes 1, 2 and 3 before each of its bytes.
+    #[inline(always)]
+    fn classify(&self, input: V, prev1: V, prev2: V, prev3: V) -> V {
         let special = self
             .byte_1_high
             .lookup16(prev1.shr4())
             .and(self.byte_1_low.lookup16(prev1.and(self.low_nibble)))
             .and(self.byte_2_high.lookup16(input.shr4()));
-        let is_third = input.prev2(prev_input).saturating_sub(self.third_byte_min);
-        let is_fourth = input.prev3(prev_input).saturating_sub(self.fourth_byte_min);
+        let is_third = prev2.saturating_sub(self.third_byte_min);
+        let is_fourth = prev3.saturating_sub(self.fourth_byte_min);
         is_third.or(is_fourth).and(self.high_bit).xor(special)
     }
 
@@ -228,6 +269,8 @@ struct State<V> {
     prev_input: V,
     /// Non-zero once an error has been seen.
     error: V,
+    /// Whether a block of the last group was all ASCII (see [`State::group`]).
+    saw_ascii: bool,
 }
 
 impl<V: Vector> State<V> {
@@ -263,39 +306,64 @@ impl<V: Vector> State<V> {
         self.prev_input = prev;
     }
 
-    /// Checks one block of `BLOCK` bytes at `ptr` with the tables, without the ASCII test.
+    /// Like [`block`](State::block), but reading the bytes before each register from
+    /// memory (see [`Tables::check_at`]).
     ///
     /// # Safety
-    /// `ptr` is valid for reads of `BLOCK` bytes (the instruction set is proven by `self`).
+    /// `ptr - 3` is valid for reads of `BLOCK + 3` bytes.
     #[inline(always)]
-    unsafe fn block_no_ascii_test(&mut self, t: &Tables<V>, ptr: *const u8) {
-        for i in 0..BLOCK / V::BYTES {
-            // SAFETY: i * V::BYTES + V::BYTES <= BLOCK, within the caller's guarantee.
-            let input = unsafe { V::load_unaligned(ptr.add(i * V::BYTES)) };
-            self.error = self.error.or(t.check(input, self.prev_input));
-            self.prev_input = input;
+    unsafe fn block_at(&mut self, t: &Tables<V>, ptr: *const u8) {
+        // SAFETY: the block lies inside the caller's guarantee.
+        let last = unsafe { V::load_unaligned(ptr.add(BLOCK - V::BYTES)) };
+        // SAFETY: as above.
+        if unsafe { all_ascii::<V>(ptr, 1) } {
+            // Only a sequence left open at the end of the previous register can be wrong
+            // here. (Computed only now: most blocks after a non-ASCII one are not ASCII.)
+            self.error = self.error.or(t.incomplete(self.prev_input));
+            self.saw_ascii = true;
+        } else {
+            // SAFETY: as above.
+            unsafe { self.block_at_no_ascii_test(t, ptr) };
         }
+        self.prev_input = last;
     }
 
-    /// Checks `GROUP` consecutive blocks at `ptr`. If the first block is not all ASCII,
-    /// the text here is probably not ASCII either, and the whole group goes through the
-    /// tables without per-block ASCII tests (which would almost never pay off); otherwise
-    /// each block gets its ASCII test.
+    /// Checks one block of `BLOCK` bytes at `ptr` with the tables, without the ASCII test,
+    /// reading the bytes before each register from memory (see [`Tables::check_at`]).
     ///
     /// # Safety
-    /// `ptr` is valid for reads of `GROUP * BLOCK` bytes.
+    /// `ptr - 3` is valid for reads of `BLOCK + 3` bytes.
+    #[inline(always)]
+    unsafe fn block_at_no_ascii_test(&mut self, t: &Tables<V>, ptr: *const u8) {
+        for i in 0..BLOCK / V::BYTES {
+            // SAFETY: register i and the 3 bytes before it lie inside the caller's
+            // guarantee.
+            self.error = self.error.or(unsafe { t.check_at(ptr.add(i * V::BYTES)) });
+        }
+        // SAFETY: the last register of the block lies inside the caller's guarantee.
+        self.prev_input = unsafe { V::load_unaligned(ptr.add(BLOCK - V::BYTES)) };
+    }
+
+    /// Checks `GROUP` consecutive blocks at `ptr`. If the first block is all ASCII, or a
+    /// block of the last group was, each block gets its ASCII test; otherwise the text here
+    /// is probably not ASCII, and the whole group goes through the tables without the
+    /// tests (which would almost never pay off).
+    ///
+    /// # Safety
+    /// `ptr - 3` is valid for reads of `GROUP * BLOCK + 3` bytes.
     #[inline(always)]
     unsafe fn group(&mut self, t: &Tables<V>, ptr: *const u8) {
         // SAFETY: the first block lies in the group, within the caller's guarantee.
-        if unsafe { all_ascii::<V>(ptr, 1) } {
+        if self.saw_ascii || unsafe { all_ascii::<V>(ptr, 1) } {
+            self.saw_ascii = false;
             for k in 0..GROUP {
-                // SAFETY: block k lies in the group.
-                unsafe { self.block(t, ptr.add(k * BLOCK)) };
+                // SAFETY: block k and the 3 bytes before it lie in the caller's guarantee.
+                unsafe { self.block_at(t, ptr.add(k * BLOCK)) };
             }
         } else {
             for k in 0..GROUP {
-                // SAFETY: block k lies in the group.
-                unsafe { self.block_no_ascii_test(t, ptr.add(k * BLOCK)) };
+                // SAFETY: as above.
+                unsafe { self.block_at_no_ascii_test(t, ptr.add(k * BLOCK)) };
             }
         }
     }
@@ -337,12 +405,13 @@ unsafe fn all_ascii<V: Vector>(ptr: *const u8, n: usize) -> bool {
 ///
 /// 1. Skip leading ASCII, 256 and then 64 bytes at a time, before any table is loaded: pure
 ///    ASCII costs a few instructions per 64 bytes, and short ASCII inputs pay no setup.
-/// 2. The main loop: groups of `GROUP` blocks, then single blocks, each block with its own
-///    ASCII test; the error accumulator is tested once per group or block.
+/// 2. The main loop: groups of `GROUP` blocks (see [`State::group`] for when a block gets
+///    its own ASCII test), then single blocks, each with its ASCII test; the error
+///    accumulator is tested once per group or block.
 /// 3. The last partial block: re-check the last 64 bytes, overlapping bytes already
 ///    checked, so nothing is copied. Its `prev_input` is the true register before it, read
 ///    from memory.
-/// 4. Inputs under 128 bytes: see [`validate_short`].
+/// 4. Inputs under `SHORT` bytes: see [`validate_short`].
 ///
 /// # Safety
 /// The CPU supports `V`'s instruction set. This function must be inlined into a function
@@ -352,8 +421,8 @@ unsafe fn all_ascii<V: Vector>(ptr: *const u8, n: usize) -> bool {
 pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
     let len = input.len();
     let ptr = input.as_ptr();
-    if len < 2 * BLOCK {
-        // SAFETY: the caller guarantees the instruction set; len < 2 * BLOCK.
+    if len < SHORT {
+        // SAFETY: the caller guarantees the instruction set; len < SHORT.
         return unsafe { validate_short::<V>(input) };
     }
 
@@ -379,11 +448,23 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
     let mut state = State {
         prev_input: zero,
         error: zero,
+        saw_ascii: false,
     };
 
-    // 2. The main loop.
+    // 2. The main loop reads the 3 bytes before each register from memory, so a first
+    // block at the very start of the input is checked on its own, with a zero register
+    // before it.
+    if pos == 0 {
+        // SAFETY: len >= SHORT > BLOCK.
+        unsafe { state.block(&t, ptr) };
+        if state.error.any_set() {
+            return Err(0);
+        }
+        pos = BLOCK;
+    }
     while pos + GROUP * BLOCK <= len {
-        // SAFETY: pos + GROUP * BLOCK <= len, so the group lies inside `input`.
+        // SAFETY: BLOCK <= pos and pos + GROUP * BLOCK <= len, so the group and the 3 bytes
+        // before it lie inside `input`.
         unsafe { state.group(&t, ptr.add(pos)) };
         if state.error.any_set() {
             return Err(pos);
@@ -391,8 +472,9 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
         pos += GROUP * BLOCK;
     }
     while pos + BLOCK <= len {
-        // SAFETY: pos + BLOCK <= len, so the block lies inside `input`.
-        unsafe { state.block(&t, ptr.add(pos)) };
+        // SAFETY: BLOCK <= pos and pos + BLOCK <= len, so the block and the 3 bytes before
+        // it lie inside `input`.
+        unsafe { state.block_at(&t, ptr.add(pos)) };
         if state.error.any_set() {
             return Err(pos);
         }
@@ -406,13 +488,13 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
         };
     }
 
-    // 3. The last, partial block. Here len >= 2 * BLOCK, so the register before it is
+    // 3. The last, partial block. Here len >= SHORT >= 2 * BLOCK, so the register before it is
     // inside the input.
     let start = len - BLOCK;
     // SAFETY: start >= BLOCK >= V::BYTES.
     state.prev_input = unsafe { V::load_unaligned(ptr.add(start - V::BYTES)) };
-    // SAFETY: start + BLOCK == len.
-    unsafe { state.block(&t, ptr.add(start)) };
+    // SAFETY: start >= BLOCK and start + BLOCK == len.
+    unsafe { state.block_at(&t, ptr.add(start)) };
     // The last bytes of the input must not open a sequence.
     state.error = state.error.or(t.incomplete(state.prev_input));
     if state.error.any_set() {
@@ -421,8 +503,14 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
     Ok(())
 }
 
-/// Inputs under two blocks, with no loop and no ASCII shortcut. When the input holds at
-/// least one register, every register is loaded straight from the input: whole registers
+/// Inputs under this length take [`validate_short`]: straight through the registers, with
+/// no per-block ASCII test or error test, which for a few blocks cost more than they save.
+/// Measured with callgrind on 128..255 bytes of non-ASCII text; must be at least
+/// `2 * BLOCK` (see step 3 of [`validate`]).
+const SHORT: usize = 4 * BLOCK;
+
+/// Inputs under [`SHORT`] bytes, with no loop over blocks. When the input holds at least
+/// one register, every register is loaded straight from the input: whole registers
 /// from the start, then one that ends at the end of the input and overlaps the one before,
 /// checked with a zero predecessor and its first 3 bytes' error bits cleared (the bits of
 /// a byte depend on the 3 bytes before it; those first 3 bytes are checked, with their
@@ -434,18 +522,33 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
 /// whole check.
 ///
 /// # Safety
-/// As for [`validate`]; `input.len() < 2 * BLOCK`.
+/// As for [`validate`]; `input.len() < SHORT`.
 #[inline(always)]
 unsafe fn validate_short<V: Vector>(input: &[u8]) -> Result<(), usize> {
     let len = input.len();
     let ptr = input.as_ptr();
-    // SAFETY: the caller guarantees the instruction set.
-    let (t, zero) = unsafe { (Tables::<V>::new(), V::splat(0)) };
     let whole = len / V::BYTES;
     let rest = len % V::BYTES;
+    if len > BLOCK {
+        // One OR-reduction first: an ASCII input needs no tables. (Up to one block, the
+        // caller has already tested for ASCII a word at a time.)
+        // SAFETY: the caller guarantees the instruction set; len > BLOCK >= V::BYTES, so
+        // the last register lies inside `input`.
+        let mut any = unsafe { V::load_unaligned(ptr.add(len - V::BYTES)) };
+        for i in 0..whole {
+            // SAFETY: (i + 1) * V::BYTES <= len.
+            any = any.or(unsafe { V::load_unaligned(ptr.add(i * V::BYTES)) });
+        }
+        if any.is_ascii() {
+            return Ok(());
+        }
+    }
+    // SAFETY: the caller guarantees the instruction set.
+    let (t, zero) = unsafe { (Tables::<V>::new(), V::splat(0)) };
     let mut state = State {
         prev_input: zero,
         error: zero,
+        saw_ascii: false,
     };
     if whole >= 1 {
         for i in 0..whole {
@@ -522,6 +625,7 @@ pub(crate) unsafe fn locate<V: Vector>(input: &[u8], from: usize) -> usize {
         let mut state = State {
             prev_input: prev,
             error: zero,
+            saw_ascii: false,
         };
         // SAFETY: `block` is valid for BLOCK bytes (inside `input`, or `tail`).
         unsafe { state.block(&t, block) };
