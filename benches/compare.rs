@@ -9,7 +9,8 @@
 //! `docs/compare.svg`.
 //!
 //! Options (after `--`): `--rounds N` (default 11), `--quick` (5 rounds, shorter batches),
-//! `--corpus NAME` (only that corpus), `--max-size N` (only sizes up to N), `--no-plot`.
+//! `--corpus NAME` (only that corpus), `--min-size N` / `--max-size N` (only sizes from /
+//! up to N; the plot and the error table need the full range), `--no-plot`.
 
 mod support;
 
@@ -38,6 +39,7 @@ struct Options {
     rounds: usize,
     batch: Duration,
     corpus: Option<String>,
+    min_size: usize,
     max_size: usize,
     plot: bool,
 }
@@ -47,6 +49,7 @@ fn options() -> Options {
         rounds: 11,
         batch: Duration::from_millis(2),
         corpus: None,
+        min_size: 0,
         max_size: usize::MAX,
         plot: true,
     };
@@ -65,6 +68,12 @@ fn options() -> Options {
             }
             "--corpus" => o.corpus = args.next(),
             "--no-plot" => o.plot = false,
+            "--min-size" => {
+                o.min_size = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .expect("--min-size N")
+            }
             "--max-size" => {
                 o.max_size = args
                     .next()
@@ -112,7 +121,10 @@ fn main() {
     for &script in &scripts {
         let text = generate(script, 1 << 20, 42);
         let mut points = Vec::new();
-        for &size in SIZES.iter().filter(|&&s| s <= o.max_size) {
+        for &size in SIZES
+            .iter()
+            .filter(|&&s| (o.min_size..=o.max_size).contains(&s))
+        {
             let bytes = support::sized(&text, size);
             let placed = Placed::new(&bytes);
             let ns = measure(placed.bytes(), true, &o);
@@ -135,7 +147,7 @@ fn main() {
         curves.push((script, points));
     }
 
-    if o.max_size < 1 << 20 {
+    if o.max_size < 1 << 20 || o.min_size > 0 {
         return;
     }
     // Errors: how long until the first error is reported, in a 1 MiB input.

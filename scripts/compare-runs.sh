@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Runs the one-command comparison (`cargo bench --bench compare`) N times and prints its
+# tables with every cell replaced by the median of the N runs (ratios included: the median
+# of the per-run ratios, each measured side by side). On a shared, noisy machine one run
+# can be unlucky as a whole (another job on the other core for minutes); the median of
+# separate runs is what docs/PERFORMANCE.md quotes. Each run's own output is kept in
+# target/compare-runs/.
+#
+# Usage: scripts/compare-runs.sh N [compare options, e.g. --min-size 4096 --no-plot]
+# The plot written to docs/compare.svg is the last run's.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n=${1:?usage: scripts/compare-runs.sh N [compare options]}
+shift
+out=target/compare-runs
+mkdir -p "$out"
+rm -f "$out"/run-*.txt
+cargo bench --bench compare --no-run -q
+for i in $(seq 1 "$n"); do
+    echo "compare-runs: run $i of $n" >&2
+    cargo bench -q --bench compare -- "$@" >"$out/run-$i.txt"
+done
+python3 - "$out"/run-*.txt <<'EOF'
+import statistics, sys
+
+runs = [open(p).read().splitlines() for p in sys.argv[1:]]
+print(f"medians of {len(runs)} runs of `cargo bench --bench compare`\n")
+for lines in zip(*runs):
+    first = lines[0]
+    if not first.startswith("| "):
+        # Titles, table rules and blank lines, as the first run printed them.
+        if not first.startswith("plot written"):
+            print(first)
+        continue
+    cells = [l.strip("|").split("|") for l in lines]
+    merged = []
+    for column in zip(*cells):
+        column = [c.strip() for c in column]
+        try:
+            values = [float(c) for c in column]
+        except ValueError:
+            if len(set(column)) != 1:
+                sys.exit(f"runs disagree on a label: {column}")
+            merged.append(column[0])
+            continue
+        decimals = len(column[0].split(".")[1]) if "." in column[0] else 0
+        merged.append(f"{statistics.median(values):.{decimals}f}")
+    print("| " + " | ".join(merged) + " |")
+EOF
