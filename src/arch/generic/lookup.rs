@@ -382,6 +382,21 @@ static CLEAR_FIRST_3: [u8; BLOCK] = {
     t
 };
 
+/// The OR of the registers of the block at `ptr`.
+///
+/// # Safety
+/// The CPU supports `V`'s instruction set; `ptr` is valid for reads of `BLOCK` bytes.
+#[inline(always)]
+unsafe fn or_block<V: Vector>(ptr: *const u8) -> V {
+    // SAFETY: every register read lies in the `BLOCK` bytes at `ptr`.
+    let mut any = unsafe { V::load_unaligned(ptr) };
+    for i in 1..BLOCK / V::BYTES {
+        // SAFETY: as above.
+        any = any.or(unsafe { V::load_unaligned(ptr.add(i * V::BYTES)) });
+    }
+    any
+}
+
 /// Whether the `n * BLOCK` bytes at `ptr` are all ASCII: one OR-reduction, one test.
 ///
 /// # Safety
@@ -510,8 +525,9 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
 /// Must be at least `2 * BLOCK` (see step 3 of [`validate`]).
 const SHORT: usize = 8 * BLOCK + 1;
 
-/// Inputs under [`SHORT`] bytes, with no loop over blocks. Above one block, one
-/// OR-reduction of all the registers lets ASCII through before any table is loaded. When
+/// Inputs under [`SHORT`] bytes, with no loop over blocks. Above one block, if the first
+/// register is ASCII, one OR-reduction of all the registers lets ASCII through before any
+/// table is loaded (text that is not ASCII mostly fails the first test and skips it). When
 /// the input holds at least one register, every register is loaded straight from the
 /// input: whole registers from the start (the first with a zero predecessor, the others
 /// with the 3 bytes before them loaded from memory, as in the main loop), then, if the
@@ -534,15 +550,19 @@ unsafe fn validate_short<V: Vector>(input: &[u8]) -> Result<(), usize> {
     let ptr = input.as_ptr();
     let whole = len / V::BYTES;
     let rest = len % V::BYTES;
-    if len > BLOCK {
-        // One OR-reduction first: an ASCII input needs no tables. (Up to one block, the
-        // caller has already tested for ASCII a word at a time.)
-        // SAFETY: the caller guarantees the instruction set; len > BLOCK >= V::BYTES, so
-        // the last register lies inside `input`.
-        let mut any = unsafe { V::load_unaligned(ptr.add(len - V::BYTES)) };
-        for i in 0..whole {
-            // SAFETY: (i + 1) * V::BYTES <= len.
-            any = any.or(unsafe { V::load_unaligned(ptr.add(i * V::BYTES)) });
+    // SAFETY: the caller guarantees the instruction set; len > BLOCK >= V::BYTES, so
+    // the first register lies inside `input`.
+    if len > BLOCK && unsafe { V::load_unaligned(ptr) }.is_ascii() {
+        // An OR-reduction of the whole input, block by block (the last block overlapping
+        // the one before it): an ASCII input needs no tables. Text that is not ASCII
+        // usually shows it in its first register, and then skips this. (Up to one block,
+        // the caller has already tested for ASCII a word at a time.)
+        // SAFETY: len > BLOCK, so the last block lies inside `input`; the caller
+        // guarantees the instruction set.
+        let mut any = unsafe { or_block::<V>(ptr.add(len - BLOCK)) };
+        for b in 0..len / BLOCK {
+            // SAFETY: (b + 1) * BLOCK <= len; as above.
+            any = any.or(unsafe { or_block::<V>(ptr.add(b * BLOCK)) });
         }
         if any.is_ascii() {
             return Ok(());
