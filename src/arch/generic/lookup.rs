@@ -280,28 +280,32 @@ impl<V: Vector> State<V> {
     /// `ptr` is valid for reads of `BLOCK` bytes (the instruction set is proven by `self`).
     #[inline(always)]
     unsafe fn block(&mut self, t: &Tables<V>, ptr: *const u8) {
-        let n = BLOCK / V::BYTES;
-        let mut regs = [self.prev_input; 4];
-        debug_assert!(n <= regs.len());
-        for (i, r) in regs.iter_mut().enumerate().take(n) {
-            // SAFETY: i * V::BYTES + V::BYTES <= BLOCK, within the caller's guarantee.
-            *r = unsafe { V::load_unaligned(ptr.add(i * V::BYTES)) };
-        }
-        let mut any = regs[0];
-        for r in &regs[1..n] {
-            any = any.or(*r);
-        }
-        if any.is_ascii() {
+        // SAFETY: the block lies inside the caller's guarantee.
+        if unsafe { all_ascii::<V>(ptr, 1) } {
             // Only a sequence left open at the end of the previous register can be wrong
             // here. (Computed only now: most blocks after a non-ASCII one are not ASCII.)
             self.error = self.error.or(t.incomplete(self.prev_input));
-            self.prev_input = regs[n - 1];
-            return;
+            // SAFETY: the last register of the block lies inside the caller's guarantee.
+            self.prev_input = unsafe { V::load_unaligned(ptr.add(BLOCK - V::BYTES)) };
+        } else {
+            // SAFETY: as above.
+            unsafe { self.block_no_ascii_test(t, ptr) };
         }
+    }
+
+    /// Checks one block of `BLOCK` bytes at `ptr` with the tables, without the ASCII test,
+    /// shifting in the bytes before each register from the one before it.
+    ///
+    /// # Safety
+    /// `ptr` is valid for reads of `BLOCK` bytes (the instruction set is proven by `self`).
+    #[inline(always)]
+    unsafe fn block_no_ascii_test(&mut self, t: &Tables<V>, ptr: *const u8) {
         let mut prev = self.prev_input;
-        for r in &regs[..n] {
-            self.error = self.error.or(t.check(*r, prev));
-            prev = *r;
+        for i in 0..BLOCK / V::BYTES {
+            // SAFETY: i * V::BYTES + V::BYTES <= BLOCK, within the caller's guarantee.
+            let r = unsafe { V::load_unaligned(ptr.add(i * V::BYTES)) };
+            self.error = self.error.or(t.check(r, prev));
+            prev = r;
         }
         self.prev_input = prev;
     }
@@ -403,11 +407,12 @@ unsafe fn or_block<V: Vector>(ptr: *const u8) -> V {
 /// The CPU supports `V`'s instruction set; `ptr` is valid for reads of `n * BLOCK` bytes.
 #[inline(always)]
 unsafe fn all_ascii<V: Vector>(ptr: *const u8, n: usize) -> bool {
-    // SAFETY: every register read lies in the `n * BLOCK` bytes at `ptr`.
-    let mut any = unsafe { V::load_unaligned(ptr) };
-    for i in 1..n * BLOCK / V::BYTES {
+    // SAFETY: every block read lies in the `n * BLOCK` bytes at `ptr`; the caller
+    // guarantees the instruction set.
+    let mut any = unsafe { or_block::<V>(ptr) };
+    for b in 1..n {
         // SAFETY: as above.
-        any = any.or(unsafe { V::load_unaligned(ptr.add(i * V::BYTES)) });
+        any = any.or(unsafe { or_block::<V>(ptr.add(b * BLOCK)) });
     }
     any.is_ascii()
 }
@@ -468,10 +473,10 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
 
     // 2. The main loop reads the 3 bytes before each register from memory, so a first
     // block at the very start of the input is checked on its own, with a zero register
-    // before it.
+    // before it. (Step 1 found it is not ASCII: no need to test again.)
     if pos == 0 {
         // SAFETY: len >= SHORT > BLOCK.
-        unsafe { state.block(&t, ptr) };
+        unsafe { state.block_no_ascii_test(&t, ptr) };
         if state.error.any_set() {
             return Err(0);
         }
