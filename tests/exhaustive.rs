@@ -13,17 +13,18 @@
 //! 64-byte register and block boundaries. The expected answer is computed once per string
 //! and context, and shifted by the string's position.
 //!
-//! Offsets: with `VUTF8_EXHAUSTIVE=full` (the default) the vector backends see every offset
+//! Two tiers (see `common::full_tier` and `docs/RELIABILITY.md`). In the full tier
+//! (`VUTF8_EXHAUSTIVE=full`, `scripts/test-exhaustive.sh`) the vector backends see every offset
 //! `0..64` for 1- to 3-byte strings in the two short contexts, and the offsets that touch a
 //! register or block boundary ([`BOUNDARY_OFFSETS`]) in the two long ones. The scalar backend has no blocks; its only
 //! position-dependence is the word alignment of its ASCII skip, so it sees offsets `0..=8`.
 //! 4-byte strings are placed at offsets 0, 1, 15, 31, 32, 60, 61, 62 and 63 (the last
-//! positions of a block, where the string crosses into the next one). Under emulation
-//! (`VUTF8_EXHAUSTIVE=reduced`, set by `scripts/test-cross.sh`), the offsets of 1- to
+//! positions of a block, where the string crosses into the next one). In the sample tier
+//! (the default of `cargo test`, and under emulation and sanitizers), the offsets of 1- to
 //! 3-byte strings are a fixed subset chosen to cover every register boundary, and 4-byte
 //! strings keep all of theirs: nothing is skipped at random.
 //!
-//! Byte values in reduced mode: every 1- and 2-byte string is still checked, and the first
+//! Byte values in the sample tier: every 1- and 2-byte string is still checked, and the first
 //! byte of a 3-byte string still takes all 256 values, but the later bytes of 3- and
 //! 4-byte strings take only [`CLASS_EDGES`]: the first and last byte of each class of the
 //! UTF-8 grammar (Unicode Table 3-7: `00..7F`, `80..8F`, `90..9F`, `A0..BF`, `C0..C1`,
@@ -94,12 +95,9 @@ fn contexts() -> Vec<Context> {
     ]
 }
 
+/// The sample tier ("reduced" below; the default, see `common::full_tier`).
 fn reduced() -> bool {
-    match std::env::var("VUTF8_EXHAUSTIVE").as_deref() {
-        Ok("reduced") => true,
-        Ok("full") | Err(_) => false,
-        Ok(other) => panic!("VUTF8_EXHAUSTIVE must be 'full' or 'reduced', not {other:?}"),
-    }
+    !common::full_tier()
 }
 
 /// Offsets for the vector backends (1- to 3-byte strings).

@@ -10,6 +10,8 @@
 //! runs everywhere: on wasm32 it checks the fallback.
 #![cfg(feature = "rayon")]
 
+mod common;
+
 use vutf8::PAR_THRESHOLD;
 use vutf8_corpus::{generate, with_error, Corruption, Script};
 
@@ -60,14 +62,10 @@ fn corrupt(text: &[u8], pos: usize, how: usize) -> Vec<u8> {
 #[cfg(not(target_family = "wasm"))] // builds pools: needs threads
 fn errors_around_every_cut() {
     let len = PAR_THRESHOLD + 12345;
-    // With `VUTF8_EXHAUSTIVE=reduced` (emulation, sanitizers: many times slower), only the
+    // In the sample tier (the default, emulation, sanitizers; see `common::full_tier`), only the
     // multiples of 256 KiB (the smallest piece, which is the piece size of these inputs on
     // 2 to 4 threads, so these are the real cuts) and the first multiple of CUT_ALIGN.
-    let reduced = match std::env::var("VUTF8_EXHAUSTIVE").as_deref() {
-        Ok("reduced") => true,
-        Ok("full") | Err(_) => false,
-        Ok(other) => panic!("VUTF8_EXHAUSTIVE must be 'full' or 'reduced', not {other:?}"),
-    };
+    let reduced = !common::full_tier();
     let cuts: Vec<usize> = (CUT_ALIGN..len)
         .step_by(CUT_ALIGN)
         .filter(|&c| !reduced || c == CUT_ALIGN || c % (256 << 10) == 0)

@@ -5,6 +5,33 @@
 use std::sync::Once;
 use vutf8::Backend;
 
+/// Which test tier runs, from `VUTF8_EXHAUSTIVE` (see `docs/RELIABILITY.md`, "Test tiers"):
+///
+/// - unset or `sample` (the default, `cargo test`): a systematic sample, never random:
+///   every register and block boundary, the first and last byte of every class of the
+///   UTF-8 grammar, every error class, every size tier;
+/// - `full` (`scripts/test-exhaustive.sh`, in CI, compiled in release): every 1- to 3-byte
+///   string at every offset of a block, every 4-byte string from F0 to F4, every cut of a
+///   parallel validation.
+///
+/// Returns `true` for `full`. Panics on any other value, so a typo cannot silently run the
+/// small tier.
+pub fn full_tier() -> bool {
+    static PRINT: Once = Once::new();
+    let full = match std::env::var("VUTF8_EXHAUSTIVE").as_deref() {
+        Ok("full") => true,
+        Ok("sample") | Err(_) => false,
+        Ok(other) => panic!("VUTF8_EXHAUSTIVE must be 'sample' or 'full', not {other:?}"),
+    };
+    PRINT.call_once(|| {
+        eprintln!(
+            "vutf8 tests: tier {} (VUTF8_EXHAUSTIVE=full for the exhaustive tier)",
+            if full { "full" } else { "sample" }
+        );
+    });
+    full
+}
+
 /// Every backend this CPU can run. Prints the list once per test binary, so a run shows
 /// which backends were exercised (and none is skipped silently).
 pub fn backends() -> Vec<Backend> {

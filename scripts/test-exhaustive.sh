@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The exhaustive test tier (docs/RELIABILITY.md, "Test tiers"), compiled in release:
+#  1. VUTF8_EXHAUSTIVE=full over the vutf8 test suite: every 1-, 2- and 3-byte string at every
+#     offset of a 64-byte block and every 4-byte string from F0 to F4, in four contexts
+#     (tests/exhaustive.rs); every error class at every offset of every length of the full
+#     boundary sweep (tests/boundary_sweep.rs); every cut of a parallel validation
+#     (tests/parallel.rs); and the rest of the suite as in the sample tier.
+#  2. All 2^32 4-byte strings inside long inputs on the selected backend
+#     (tests/exhaustive_u32.rs, an ignored test).
+# About 15-20 minutes on 2 cores. `cargo test` alone runs the sample tier (a few minutes).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+start=$(date +%s)
+VUTF8_EXHAUSTIVE=full cargo test --release -p vutf8 --all-features
+echo "exhaustive tier, part 1 (VUTF8_EXHAUSTIVE=full): $(( $(date +%s) - start )) s"
+mid=$(date +%s)
+cargo test --release -p vutf8 --all-features --test exhaustive_u32 -- --ignored
+echo "exhaustive tier, part 2 (all 2^32 4-byte strings): $(( $(date +%s) - mid )) s"
+echo "exhaustive tier: $(( $(date +%s) - start )) s in all"
