@@ -8,9 +8,16 @@
 //! to simdutf8) and writes a plot of throughput against input size to
 //! `docs/compare.svg`.
 //!
+//! With `--real [DIR]` it runs the real-text report instead (`support/real.rs`): the
+//! corpus of `scripts/real-corpus.sh`, whole files and cut into pieces of 64 B to 4 KiB,
+//! against simdutf8, simdutf (C++) and std. Every report starts with the CPU model and
+//! features and the backend each validator runs.
+//!
 //! Options (after `--`): `--rounds N` (default 11), `--quick` (5 rounds, shorter batches),
 //! `--corpus NAME` (only that corpus), `--min-size N` / `--max-size N` (only sizes from /
-//! up to N; the plot and the error table need the full range), `--no-plot`.
+//! up to N; the plot and the error table need the full range), `--no-plot`, `--real [DIR]`
+//! (default `target/real-corpus`), `--backend NAME` (run vutf8 on that backend, e.g.
+//! `avx2`, instead of the one it selects).
 
 mod support;
 
@@ -26,13 +33,14 @@ type Contender = (&'static str, fn(&[u8]) -> bool);
 type Curve = (Script, Vec<(usize, Vec<f64>)>);
 
 const CONTENDERS: &[Contender] = &[
-    ("vutf8", |b| vutf8::is_valid(b)),
-    ("vutf8 from_utf8", |b| vutf8::from_utf8(b).is_ok()),
+    ("vutf8", support::peers::vutf8_is_valid),
+    ("vutf8 from_utf8", support::peers::vutf8_from_utf8_ok),
     ("simdutf8 basic", |b| simdutf8::basic::from_utf8(b).is_ok()),
     ("simdutf8 compat", |b| {
         simdutf8::compat::from_utf8(b).is_ok()
     }),
     ("std", |b| core::str::from_utf8(b).is_ok()),
+    ("simdutf", simdutf::validate_utf8),
 ];
 
 struct Options {
@@ -42,6 +50,7 @@ struct Options {
     min_size: usize,
     max_size: usize,
     plot: bool,
+    real: Option<std::path::PathBuf>,
 }
 
 fn options() -> Options {
@@ -52,8 +61,9 @@ fn options() -> Options {
         min_size: 0,
         max_size: usize::MAX,
         plot: true,
+        real: None,
     };
-    let mut args = std::env::args().skip(1);
+    let mut args = std::env::args().skip(1).peekable();
     while let Some(a) = args.next() {
         match a.as_str() {
             "--rounds" => {
@@ -79,6 +89,24 @@ fn options() -> Options {
                     .next()
                     .and_then(|v| v.parse().ok())
                     .expect("--max-size N")
+            }
+            "--real" => {
+                // The folder is optional: the next argument, unless it is an option.
+                let dir = match args.next_if(|d| !d.starts_with("--")) {
+                    Some(d) => d,
+                    None => "target/real-corpus".to_string(),
+                };
+                o.real = Some(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir));
+            }
+            "--backend" => {
+                let name = args.next().expect("--backend NAME");
+                let backend = vutf8::Backend::from_name(&name)
+                    .unwrap_or_else(|| panic!("--backend: no backend {name:?}"));
+                assert!(
+                    backend.is_available(),
+                    "--backend: {name} does not run on this CPU"
+                );
+                support::peers::force_backend(backend);
             }
             "--bench" => {}
             other => eprintln!("compare: ignoring argument {other:?}"),
@@ -106,17 +134,23 @@ fn measure(input: &[u8], expect: bool, o: &Options) -> Vec<f64> {
 
 fn main() {
     let o = options();
+    if let Some(dir) = &o.real {
+        support::real::run(dir, o.rounds, o.batch);
+        return;
+    }
     let scripts: Vec<Script> = Script::ALL
         .into_iter()
         .filter(|s| o.corpus.as_deref().is_none_or(|c| c == s.name()))
         .collect();
-    println!(
-        "vutf8 compare: backend {}, {} rounds, medians\n",
-        vutf8::Backend::selected().name(),
-        o.rounds
+    print!(
+        "{}",
+        support::peers::header(&format!(
+            "vutf8 compare (generated text): {} rounds, medians",
+            o.rounds
+        ))
     );
-    println!("| corpus | size | vutf8 GB/s | vutf8 from_utf8 GB/s | simdutf8 basic GB/s | simdutf8 compat GB/s | std GB/s | vutf8/simdutf8 basic | from_utf8/simdutf8 compat | vutf8/std |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| corpus | size | vutf8 GB/s | vutf8 from_utf8 GB/s | simdutf8 basic GB/s | simdutf8 compat GB/s | std GB/s | simdutf GB/s | vutf8/simdutf8 basic | from_utf8/simdutf8 compat | vutf8/std | vutf8/simdutf |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let mut curves: Vec<Curve> = Vec::new();
     for &script in &scripts {
         let text = generate(script, 1 << 20, 42);
@@ -130,7 +164,7 @@ fn main() {
             let ns = measure(placed.bytes(), true, &o);
             let gbs: Vec<f64> = ns.iter().map(|t| size as f64 / t).collect();
             println!(
-                "| {} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |",
+                "| {} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |",
                 script.name(),
                 size_label(size),
                 gbs[0],
@@ -138,9 +172,11 @@ fn main() {
                 gbs[2],
                 gbs[3],
                 gbs[4],
+                gbs[5],
                 gbs[0] / gbs[2],
                 gbs[1] / gbs[3],
-                gbs[0] / gbs[4]
+                gbs[0] / gbs[4],
+                gbs[0] / gbs[5]
             );
             points.push((size, gbs));
         }

@@ -3,6 +3,9 @@
 //! takes the median of interleaved rounds.
 #![allow(dead_code)]
 
+pub mod peers;
+pub mod real;
+
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
