@@ -127,6 +127,24 @@ impl Utf8Error {
         self.valid_up_to += offset;
         self
     }
+
+    /// Whether the details of this error (its kind and code point, not its position) may
+    /// depend on bytes after the `available` bytes from its start that were seen: `C0 AF`
+    /// is an overlong `/` but `C0 41` an invalid byte, and `ED A0 80` a surrogate U+D800
+    /// whose value needs all three bytes. A stream holds such an error back (at most 3
+    /// bytes) until the next chunk or the end of the stream decides it, so that it equals
+    /// the one-shot error.
+    #[inline]
+    pub(crate) fn needs_more(&self, available: usize) -> bool {
+        available < usize::from(self.sequence_len)
+            && matches!(
+                self.kind,
+                ErrorKind::InvalidByte
+                    | ErrorKind::Overlong
+                    | ErrorKind::Surrogate
+                    | ErrorKind::TooLarge
+            )
+    }
 }
 
 impl fmt::Display for Utf8Error {
