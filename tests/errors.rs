@@ -221,6 +221,27 @@ fn every_split_of_short_inputs() {
     }
 }
 
+#[test]
+fn debug_looks_like_std() {
+    let e = vutf8::from_utf8(b"path/\xC0\xAF/etc").unwrap_err();
+    assert_eq!(
+        format!("{e:?}"),
+        "Utf8Error { valid_up_to: 5, error_len: Some(1), kind: Overlong, .. }"
+    );
+    let e = vutf8::from_utf8(b"ab\xE2\x82").unwrap_err();
+    assert_eq!(
+        format!("{e:?}"),
+        "Utf8Error { valid_up_to: 2, error_len: None, kind: Incomplete, .. }"
+    );
+    // The same fields as std's Debug, in the same order.
+    let bytes = b"ab\xE2\x82".to_vec();
+    let std_e = std::str::from_utf8(&bytes).unwrap_err();
+    assert_eq!(
+        format!("{std_e:?}"),
+        "Utf8Error { valid_up_to: 2, error_len: None }"
+    );
+}
+
 /// Fragments that make chunk boundaries fall inside characters and ill-formed parts.
 fn fragment() -> impl Strategy<Value = Vec<u8>> {
     prop_oneof![
