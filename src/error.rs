@@ -79,6 +79,19 @@ pub struct Utf8Error {
 impl Utf8Error {
     pub(crate) const NO_CODE_POINT: u32 = u32::MAX;
 
+    /// An [`ErrorKind::Incomplete`] error at offset 0 for a sequence of `sequence_len`
+    /// bytes.
+    #[inline]
+    pub(crate) const fn incomplete(sequence_len: usize) -> Self {
+        Utf8Error {
+            valid_up_to: 0,
+            error_len: 0,
+            kind: ErrorKind::Incomplete,
+            code_point: Self::NO_CODE_POINT,
+            sequence_len: sequence_len as u8,
+        }
+    }
+
     /// The length of the longest prefix of the input that is valid UTF-8.
     #[inline]
     pub const fn valid_up_to(&self) -> usize {
@@ -183,6 +196,13 @@ impl fmt::Display for Utf8Error {
         }
         write!(f, " at byte {}", self.valid_up_to)
     }
+}
+
+/// A stream offset as a `usize` (for [`Utf8Error::valid_up_to`]), saturating on targets
+/// where it does not fit.
+#[inline]
+pub(crate) fn stream_offset(offset: u64) -> usize {
+    usize::try_from(offset).unwrap_or(usize::MAX)
 }
 
 /// `core::error::Error` is `std::error::Error`: available with and without `std`.

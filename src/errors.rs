@@ -28,7 +28,7 @@
 //! ends inside, or of an ill-formed sequence whose kind or code point depends on the bytes
 //! after it (`C0` at the end of a chunk is "overlong" if a continuation byte follows).
 
-use crate::error::Utf8Error;
+use crate::error::{stream_offset, Utf8Error};
 use crate::scalar;
 
 /// After an error, this many bytes are checked by the scalar decoder before the fast
@@ -168,12 +168,6 @@ pub struct ErrorScanner {
     carry_len: u8,
 }
 
-/// `offset` as a `usize`, saturating on targets where it does not fit.
-#[inline]
-fn to_usize(offset: u64) -> usize {
-    usize::try_from(offset).unwrap_or(usize::MAX)
-}
-
 impl ErrorScanner {
     /// A scanner at the start of a stream.
     #[inline]
@@ -204,9 +198,18 @@ impl ErrorScanner {
     /// `on_error` for each error that is now certain, in order. An error can start before
     /// `chunk` (in the bytes held back from the previous chunk).
     pub fn update(&mut self, chunk: &[u8], mut on_error: impl FnMut(Utf8Error)) {
+        self.scan(chunk, 0, &mut on_error);
+    }
+
+    /// [`update`](ErrorScanner::update), with errors' offsets counted from stream offset
+    /// `origin` (at most [`decided`](ErrorScanner::decided)) instead of from the start of
+    /// the stream: for callers that index into the held-back bytes and `chunk`, and must
+    /// not depend on stream offsets fitting a `usize`.
+    #[inline]
+    pub(crate) fn scan(&mut self, chunk: &[u8], origin: u64, on_error: &mut impl FnMut(Utf8Error)) {
         let mut rest = chunk;
         if self.carry_len != 0 {
-            match self.complete_carry(chunk, &mut on_error) {
+            match self.complete_carry(chunk, origin, on_error) {
                 Some(r) => rest = r,
                 None => return,
             }
@@ -220,7 +223,7 @@ impl ErrorScanner {
                 self.offset += at as u64;
                 return;
             }
-            on_error(e.shifted(to_usize(self.offset)));
+            on_error(e.shifted(stream_offset(self.offset - origin)));
         }
         self.offset += rest.len() as u64;
     }
@@ -233,6 +236,7 @@ impl ErrorScanner {
     fn complete_carry<'c>(
         &mut self,
         chunk: &'c [u8],
+        origin: u64,
         on_error: &mut impl FnMut(Utf8Error),
     ) -> Option<&'c [u8]> {
         let held = usize::from(self.carry_len);
@@ -252,7 +256,7 @@ impl ErrorScanner {
                         || (whole_chunk && e.needs_more(joined.len() - pos));
                     match e.error_len() {
                         Some(n) if !open => {
-                            on_error(e.shifted(to_usize(self.offset + pos as u64)));
+                            on_error(e.shifted(stream_offset(self.offset + pos as u64 - origin)));
                             pos += n;
                         }
                         // Still undecided, so the whole chunk was taken: keep it all.
@@ -280,9 +284,24 @@ impl ErrorScanner {
     /// Ends the stream: reports the errors in the bytes held back, if any (a sequence left
     /// open at the end is an error with `error_len() == None`, as in [`errors`]).
     pub fn finish(self, mut on_error: impl FnMut(Utf8Error)) {
-        let offset = to_usize(self.offset);
+        self.finish_from(0, &mut on_error);
+    }
+
+    /// [`finish`](ErrorScanner::finish), with offsets counted from `origin` as in
+    /// [`scan`](ErrorScanner::scan).
+    #[inline]
+    pub(crate) fn finish_from(&self, origin: u64, on_error: &mut impl FnMut(Utf8Error)) {
+        let offset = stream_offset(self.offset - origin);
         for e in errors(self.pending()) {
             on_error(e.shifted(offset));
         }
+    }
+
+    /// The stream offset of the first byte held back ([`pending`](ErrorScanner::pending)):
+    /// everything before it is decided.
+    #[cfg(feature = "alloc")]
+    #[inline]
+    pub(crate) fn decided(&self) -> u64 {
+        self.offset
     }
 }

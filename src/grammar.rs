@@ -99,10 +99,7 @@ pub(crate) const fn legacy_rule(lead: u8) -> Option<(usize, u8, u8)> {
 /// ```
 #[inline]
 pub const fn sequence_len(lead: u8) -> usize {
-    match strict_rule(lead) {
-        Some((len, _, _)) => len,
-        None => 1,
-    }
+    len_of(strict_rule(lead))
 }
 
 /// The range (inclusive) the second byte of a sequence that starts with `lead` must fall
@@ -119,7 +116,22 @@ pub const fn sequence_len(lead: u8) -> usize {
 /// ```
 #[inline]
 pub const fn second_byte_range(lead: u8) -> Option<(u8, u8)> {
-    match strict_rule(lead) {
+    second_of(strict_rule(lead))
+}
+
+/// The sequence length of a rule of [`strict_rule`] or [`legacy_rule`]; 1 for none.
+#[inline]
+const fn len_of(rule: Option<(usize, u8, u8)>) -> usize {
+    match rule {
+        Some((len, _, _)) => len,
+        None => 1,
+    }
+}
+
+/// The second-byte range of a rule, if the sequence has a second byte.
+#[inline]
+const fn second_of(rule: Option<(usize, u8, u8)>) -> Option<(u8, u8)> {
+    match rule {
         Some((len, lo, hi)) if len > 1 => Some((lo, hi)),
         _ => None,
     }
@@ -157,20 +169,14 @@ pub const fn announced_len(byte: u8) -> usize {
 /// ```
 #[inline]
 pub const fn legacy_sequence_len(lead: u8) -> usize {
-    match legacy_rule(lead) {
-        Some((len, _, _)) => len,
-        None => 1,
-    }
+    len_of(legacy_rule(lead))
 }
 
 /// [`second_byte_range`] for original UTF-8: also `88..BF` after `F8`, `84..BF` after `FC`,
 /// `80..BF` after `F4..F7`, `F9..FB` and `FD`.
 #[inline]
 pub const fn legacy_second_byte_range(lead: u8) -> Option<(u8, u8)> {
-    match legacy_rule(lead) {
-        Some((len, lo, hi)) if len > 1 => Some((lo, hi)),
-        _ => None,
-    }
+    second_of(legacy_rule(lead))
 }
 
 /// [`announced_len`] for original UTF-8: also 5 for `F8..FB` and 6 for `FC`, `FD`.

@@ -39,16 +39,16 @@
 //! longest valid prefix, `error_len` is `None` when the input ends inside a sequence that
 //! more bytes could complete, otherwise the length of the *maximal subpart* under the table
 //! above (the longest prefix of a well-formed legacy sequence, at least 1; up to 5 here).
-//! The kinds are those of strict UTF-8: [`ErrorKind::Overlong`] for non-shortest forms,
-//! [`ErrorKind::Surrogate`], [`ErrorKind::InvalidByte`] for FE, FF (and C0, C1 not
-//! followed by a continuation octet), [`ErrorKind::UnexpectedContinuation`],
-//! [`ErrorKind::TooShort`], [`ErrorKind::Incomplete`]. [`ErrorKind::TooLarge`] never
+//! The kinds are those of strict UTF-8: [`ErrorKind::Overlong`](crate::ErrorKind::Overlong) for non-shortest forms,
+//! [`ErrorKind::Surrogate`](crate::ErrorKind::Surrogate), [`ErrorKind::InvalidByte`](crate::ErrorKind::InvalidByte) for FE, FF (and C0, C1 not
+//! followed by a continuation octet), [`ErrorKind::UnexpectedContinuation`](crate::ErrorKind::UnexpectedContinuation),
+//! [`ErrorKind::TooShort`](crate::ErrorKind::TooShort), [`ErrorKind::Incomplete`](crate::ErrorKind::Incomplete). [`ErrorKind::TooLarge`](crate::ErrorKind::TooLarge) never
 //! occurs: six octets cannot hold more than 7FFF FFFF.
 //!
 //! The values FFFE and FFFF (Annex R note 3: "also do not occur") are accepted, as strict
 //! UTF-8 accepts noncharacters; see `docs/PROFILES.md`.
 
-use crate::error::{ErrorKind, Utf8Error};
+use crate::error::Utf8Error;
 use crate::grammar;
 
 /// The largest value original UTF-8 encodes.
@@ -66,16 +66,10 @@ pub enum Decoded {
 /// Decodes the legacy UTF-8 sequence at the start of `bytes`.
 ///
 /// On error, the returned [`Utf8Error`] has `valid_up_to() == 0`. An empty `bytes` is
-/// reported as an [`ErrorKind::Incomplete`] error.
+/// reported as an [`ErrorKind::Incomplete`](crate::ErrorKind::Incomplete) error.
 pub fn decode_char(bytes: &[u8]) -> Decoded {
     if bytes.is_empty() {
-        return Decoded::Error(Utf8Error {
-            valid_up_to: 0,
-            error_len: 0,
-            kind: ErrorKind::Incomplete,
-            code_point: Utf8Error::NO_CODE_POINT,
-            sequence_len: 1,
-        });
+        return Decoded::Error(Utf8Error::incomplete(1));
     }
     match grammar::decode::<grammar::Legacy>(bytes) {
         Ok((value, len)) => Decoded::Value(value, len),
