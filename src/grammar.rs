@@ -272,7 +272,7 @@ pub(crate) fn raw_value(bytes: &[u8], n: usize) -> Option<u32> {
 }
 
 /// The error at the start of `bytes` (which is not empty), relative offset 0.
-#[cold]
+#[inline]
 fn error<T: Table>(bytes: &[u8], kind: ErrorKind, error_len: usize) -> Utf8Error {
     let sequence_len = T::announced_len(bytes[0]);
     let code_point = match kind {

@@ -38,12 +38,17 @@ pub fn from_utf8_lossy(input: &[u8]) -> Cow<'_, str> {
     };
     let mut out = String::with_capacity(input.len() + 16);
     let mut valid_from = 0;
-    for e in core::iter::once(first).chain(errors) {
-        // SAFETY: `errors` yields every error in order, so the bytes between the end of
-        // one error and the start of the next are valid UTF-8.
-        unsafe { push_valid(&mut out, &[], &input[valid_from..e.valid_up_to()]) };
+    let mut next = Some(first);
+    while let Some(e) = next {
+        let bad = e.valid_up_to();
+        if bad > valid_from {
+            // SAFETY: `errors` yields every error in order, so the bytes between the end
+            // of one error and the start of the next are valid UTF-8.
+            unsafe { push_valid(&mut out, &[], &input[valid_from..bad]) };
+        }
         out.push_str(REPLACEMENT);
         valid_from = end_of(&e, input.len());
+        next = errors.next();
     }
     // SAFETY: no error after the last one: the rest is valid UTF-8.
     unsafe { push_valid(&mut out, &[], &input[valid_from..]) };

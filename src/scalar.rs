@@ -29,6 +29,7 @@ pub enum Decoded {
 /// Decodes the character at the start of `bytes` (which must not be empty).
 ///
 /// On error, the returned [`Utf8Error`] has `valid_up_to() == 0`.
+#[inline]
 pub fn decode_char(bytes: &[u8]) -> Decoded {
     match grammar::decode::<grammar::Strict>(bytes) {
         Ok((value, len)) => Decoded::Char(
@@ -97,6 +98,7 @@ pub fn validate_from(bytes: &[u8], start: usize) -> Result<(), Utf8Error> {
 /// Like [`validate_from`], but stops at the first character that starts at or after
 /// `stop`, and returns where it stopped: a character boundary at or after `stop` (or the
 /// end of `bytes`). Error offsets are relative to the whole of `bytes`.
+#[inline]
 pub(crate) fn validate_until(bytes: &[u8], start: usize, stop: usize) -> Result<usize, Utf8Error> {
     const WORD: usize = core::mem::size_of::<usize>();
     const HIGH_BITS: usize = usize::from_ne_bytes([0x80; WORD]);
