@@ -29,6 +29,7 @@
 //! after it (`C0` at the end of a chunk is "overlong" if a continuation byte follows).
 
 use crate::error::{stream_offset, Utf8Error};
+use crate::grammar::{self, Fault, Strict};
 use crate::scalar;
 
 /// After an error, this many bytes are checked by the scalar decoder before the fast
@@ -94,16 +95,63 @@ impl<'a> Errors<'a> {
         self.stretch_end = self.pos + SCALAR_STRETCH;
     }
 
-    /// Records error `e` (absolute) as yielded: the search goes on after its maximal
-    /// subpart, with a scalar stretch.
-    #[inline]
-    fn found(&mut self, e: Utf8Error) -> Option<Utf8Error> {
-        let next = match e.error_len() {
-            Some(n) => e.valid_up_to() + n,
-            None => self.bytes.len(),
+    /// The next error as the search finds it, the search moved past its maximal subpart.
+    /// This is the one loop: fast validator, and a scalar stretch after each error.
+    /// (Inlined into its callers, so that an error in a dense stretch is not returned
+    /// through memory.)
+    #[inline(always)]
+    fn next_found(&mut self) -> Option<Found> {
+        let len = self.bytes.len();
+        let found = 'search: {
+            if self.pos < self.stretch_end && self.pos < len {
+                match scalar::check_until(self.bytes, self.pos, self.stretch_end) {
+                    Ok(stopped) => self.pos = stopped,
+                    Err((at, fault)) => break 'search Found::Fault(at, fault),
+                }
+            }
+            if self.pos >= len {
+                return None;
+            }
+            match crate::validate(&self.bytes[self.pos..]) {
+                Ok(()) => {
+                    self.pos = len;
+                    return None;
+                }
+                Err(e) => Found::Full(e.shifted(self.pos)),
+            }
         };
-        self.resume_at(next);
-        Some(e)
+        let (at, error_len) = found.span();
+        self.resume_at(match error_len {
+            Some(n) => at + n,
+            None => len,
+        });
+        Some(found)
+    }
+
+    /// The next error's start and [`error_len`](Utf8Error::error_len), without its
+    /// details: for lossy decoding, which needs no more.
+    #[inline]
+    pub(crate) fn next_span(&mut self) -> Option<(usize, Option<usize>)> {
+        self.next_found().map(|f| f.span())
+    }
+}
+
+/// An error as [`Errors`] finds it: complete from the fast validator, or from the scalar
+/// stretch as a position and a [`Fault`] whose details are built only when asked for.
+#[derive(Clone, Copy)]
+enum Found {
+    Full(Utf8Error),
+    Fault(usize, Fault),
+}
+
+impl Found {
+    /// Where the error starts and its `error_len`.
+    #[inline(always)]
+    fn span(&self) -> (usize, Option<usize>) {
+        match *self {
+            Found::Full(e) => (e.valid_up_to(), e.error_len()),
+            Found::Fault(at, f) => (at, f.error_len()),
+        }
     }
 }
 
@@ -112,26 +160,10 @@ impl Iterator for Errors<'_> {
 
     #[inline]
     fn next(&mut self) -> Option<Utf8Error> {
-        let len = self.bytes.len();
-        if self.pos < self.stretch_end && self.pos < len {
-            match scalar::validate_until(self.bytes, self.pos, self.stretch_end) {
-                Ok(stopped) => self.pos = stopped,
-                Err(e) => return self.found(e),
-            }
-        }
-        if self.pos >= len {
-            return None;
-        }
-        match crate::validate(&self.bytes[self.pos..]) {
-            Ok(()) => {
-                self.pos = len;
-                None
-            }
-            Err(e) => {
-                let e = e.shifted(self.pos);
-                self.found(e)
-            }
-        }
+        Some(match self.next_found()? {
+            Found::Full(e) => e,
+            Found::Fault(at, f) => grammar::error::<Strict>(&self.bytes[at..], f).shifted(at),
+        })
     }
 }
 

@@ -271,11 +271,40 @@ pub(crate) fn raw_value(bytes: &[u8], n: usize) -> Option<u32> {
     )
 }
 
-/// The error at the start of `bytes` (which is not empty), relative offset 0.
+/// What is wrong at the start of some bytes, before the details (position, announced
+/// length, code point) are attached: enough to skip the maximal subpart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Fault {
+    pub(crate) kind: ErrorKind,
+    /// The length of the maximal subpart; 0 when the input ends inside the sequence.
+    pub(crate) len: u8,
+}
+
+impl Fault {
+    #[inline(always)]
+    const fn new(kind: ErrorKind, len: usize) -> Self {
+        Fault {
+            kind,
+            len: len as u8,
+        }
+    }
+
+    /// [`Utf8Error::error_len`] of this fault.
+    #[inline(always)]
+    pub(crate) const fn error_len(self) -> Option<usize> {
+        match self.len {
+            0 => None,
+            n => Some(n as usize),
+        }
+    }
+}
+
+/// The full error for `fault`, found at the start of `bytes` (which is not empty) by
+/// table `T`, at relative offset 0.
 #[inline]
-fn error<T: Table>(bytes: &[u8], kind: ErrorKind, error_len: usize) -> Utf8Error {
+pub(crate) fn error<T: Table>(bytes: &[u8], fault: Fault) -> Utf8Error {
     let sequence_len = T::announced_len(bytes[0]);
-    let code_point = match kind {
+    let code_point = match fault.kind {
         ErrorKind::Overlong | ErrorKind::Surrogate | ErrorKind::TooLarge => {
             raw_value(bytes, sequence_len).unwrap_or(Utf8Error::NO_CODE_POINT)
         }
@@ -283,15 +312,21 @@ fn error<T: Table>(bytes: &[u8], kind: ErrorKind, error_len: usize) -> Utf8Error
     };
     Utf8Error {
         valid_up_to: 0,
-        error_len: error_len as u8,
-        kind,
+        error_len: fault.len,
+        kind: fault.kind,
         code_point,
         sequence_len: sequence_len as u8,
     }
 }
 
+/// [`decode_fault`] with the error's details attached.
+#[inline]
+pub(crate) fn decode<T: Table>(bytes: &[u8]) -> Result<(u32, usize), Utf8Error> {
+    decode_fault::<T>(bytes).map_err(|f| error::<T>(bytes, f))
+}
+
 /// Decodes the sequence at the start of `bytes` (not empty) by table `T`: its value and
-/// length, or the error (with `valid_up_to() == 0`): the maximal subpart and the reason.
+/// length, or what is wrong: the maximal subpart and the reason.
 ///
 /// The kinds, for both tables: a byte that starts nothing is an unexpected continuation
 /// byte, an overlong lead (`C0`, `C1` before a continuation byte), too large (`F5..F7`
@@ -299,8 +334,8 @@ fn error<T: Table>(bytes: &[u8], kind: ErrorKind, error_len: usize) -> Utf8Error
 /// range is "too short" if it is no continuation byte, otherwise a surrogate after `ED`,
 /// too large after `F4` (only strict), and overlong after the others (`E0`, `F0`, and for
 /// legacy `F8`, `FC`).
-#[inline]
-pub(crate) fn decode<T: Table>(bytes: &[u8]) -> Result<(u32, usize), Utf8Error> {
+#[inline(always)]
+pub(crate) fn decode_fault<T: Table>(bytes: &[u8]) -> Result<(u32, usize), Fault> {
     let lead = bytes[0];
     let Some((len, second_lo, second_hi)) = T::rule(lead) else {
         // Not a lead byte at all. Say why, as precisely as the next byte allows.
@@ -311,14 +346,14 @@ pub(crate) fn decode<T: Table>(bytes: &[u8]) -> Result<(u32, usize), Utf8Error> 
             0xF5..=0xF7 if next_is_cont => ErrorKind::TooLarge,
             _ => ErrorKind::InvalidByte,
         };
-        return Err(error::<T>(bytes, kind, 1));
+        return Err(Fault::new(kind, 1));
     };
     if len == 1 {
         return Ok((u32::from(lead), 1));
     }
     // The second byte: its own range depends on the lead.
     let Some(&second) = bytes.get(1) else {
-        return Err(error::<T>(bytes, ErrorKind::Incomplete, 0));
+        return Err(Fault::new(ErrorKind::Incomplete, 0));
     };
     if !(second_lo..=second_hi).contains(&second) {
         let kind = if !is_continuation(second) {
@@ -330,22 +365,20 @@ pub(crate) fn decode<T: Table>(bytes: &[u8]) -> Result<(u32, usize), Utf8Error> 
                 _ => ErrorKind::Overlong,
             }
         };
-        return Err(error::<T>(bytes, kind, 1));
+        return Err(Fault::new(kind, 1));
     }
     // Every later byte: a plain continuation byte.
     for i in 2..len {
         match bytes.get(i) {
-            None => return Err(error::<T>(bytes, ErrorKind::Incomplete, 0)),
-            Some(&b) if !is_continuation(b) => {
-                return Err(error::<T>(bytes, ErrorKind::TooShort, i))
-            }
+            None => return Err(Fault::new(ErrorKind::Incomplete, 0)),
+            Some(&b) if !is_continuation(b) => return Err(Fault::new(ErrorKind::TooShort, i)),
             Some(_) => {}
         }
     }
     match raw_value(bytes, len) {
         Some(value) => Ok((value, len)),
         // Unreachable: every byte was checked above. Reported, not panicked on.
-        None => Err(error::<T>(bytes, ErrorKind::TooShort, 1)),
+        None => Err(Fault::new(ErrorKind::TooShort, 1)),
     }
 }
 

@@ -32,23 +32,25 @@ const REPLACEMENT: &str = "\u{FFFD}";
 /// ```
 pub fn from_utf8_lossy(input: &[u8]) -> Cow<'_, str> {
     let mut errors = crate::errors(input);
-    let Some(first) = errors.next() else {
+    let Some(mut span) = errors.next_span() else {
         // SAFETY: `errors` found no error: the bytes are valid UTF-8.
         return Cow::Borrowed(unsafe { core::str::from_utf8_unchecked(input) });
     };
     let mut out = String::with_capacity(input.len() + 16);
     let mut valid_from = 0;
-    let mut next = Some(first);
-    while let Some(e) = next {
-        let bad = e.valid_up_to();
+    loop {
+        let (bad, error_len) = span;
         if bad > valid_from {
             // SAFETY: `errors` yields every error in order, so the bytes between the end
             // of one error and the start of the next are valid UTF-8.
             unsafe { push_valid(&mut out, &[], &input[valid_from..bad]) };
         }
         out.push_str(REPLACEMENT);
-        valid_from = end_of(&e, input.len());
-        next = errors.next();
+        valid_from = error_len.map_or(input.len(), |n| bad + n);
+        match errors.next_span() {
+            Some(next) => span = next,
+            None => break,
+        }
     }
     // SAFETY: no error after the last one: the rest is valid UTF-8.
     unsafe { push_valid(&mut out, &[], &input[valid_from..]) };

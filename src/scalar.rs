@@ -15,7 +15,7 @@
 //! It is the oracle that every vector backend is tested against.
 
 use crate::error::Utf8Error;
-use crate::grammar::{self, is_continuation, strict_rule};
+use crate::grammar::{self, is_continuation, strict_rule, Fault, Strict};
 
 /// What [`decode_char`] found at one position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,6 +100,18 @@ pub fn validate_from(bytes: &[u8], start: usize) -> Result<(), Utf8Error> {
 /// end of `bytes`). Error offsets are relative to the whole of `bytes`.
 #[inline]
 pub(crate) fn validate_until(bytes: &[u8], start: usize, stop: usize) -> Result<usize, Utf8Error> {
+    check_until(bytes, start, stop)
+        .map_err(|(pos, f)| grammar::error::<Strict>(&bytes[pos..], f).shifted(pos))
+}
+
+/// [`validate_until`] without the error's details: where it starts and what is wrong.
+/// (Always inlined: returned through memory, a dense run of errors stalls on every one.)
+#[inline(always)]
+pub(crate) fn check_until(
+    bytes: &[u8],
+    start: usize,
+    stop: usize,
+) -> Result<usize, (usize, Fault)> {
     const WORD: usize = core::mem::size_of::<usize>();
     const HIGH_BITS: usize = usize::from_ne_bytes([0x80; WORD]);
     let len = bytes.len();
@@ -132,11 +144,9 @@ pub(crate) fn validate_until(bytes: &[u8], start: usize, stop: usize) -> Result<
                 4
             }
             _ => {
-                return match decode_char(&bytes[pos..]) {
-                    Decoded::Error(e) => Err(e.shifted(pos)),
-                    Decoded::Char(..) => {
-                        unreachable!("decode_char accepts what the table rejects")
-                    }
+                return match grammar::decode_fault::<Strict>(&bytes[pos..]) {
+                    Err(f) => Err((pos, f)),
+                    Ok(..) => unreachable!("the decoder accepts what the table rejects"),
                 }
             }
         };
