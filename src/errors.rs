@@ -95,16 +95,18 @@ impl<'a> Errors<'a> {
         self.stretch_end = self.pos + SCALAR_STRETCH;
     }
 
-    /// The next error as the search finds it, the search moved past its maximal subpart.
+    /// The next error as the search finds it, the search moved past its maximal subpart;
+    /// with `KINDS == false`, the kind of an error found by the scalar stretch is a
+    /// placeholder.
     /// This is the one loop: fast validator, and a scalar stretch after each error.
     /// (Inlined into its callers, so that an error in a dense stretch is not returned
     /// through memory.)
     #[inline(always)]
-    fn next_found(&mut self) -> Option<Found> {
+    fn next_found<const KINDS: bool>(&mut self) -> Option<Found> {
         let len = self.bytes.len();
         let found = 'search: {
             if self.pos < self.stretch_end && self.pos < len {
-                match scalar::check_until(self.bytes, self.pos, self.stretch_end) {
+                match scalar::check_until::<KINDS>(self.bytes, self.pos, self.stretch_end) {
                     Ok(stopped) => self.pos = stopped,
                     Err((at, fault)) => break 'search Found::Fault(at, fault),
                 }
@@ -133,7 +135,7 @@ impl<'a> Errors<'a> {
     #[cfg(feature = "alloc")]
     #[inline]
     pub(crate) fn next_span(&mut self) -> Option<(usize, Option<usize>)> {
-        self.next_found().map(|f| f.span())
+        self.next_found::<false>().map(|f| f.span())
     }
 }
 
@@ -161,7 +163,7 @@ impl Iterator for Errors<'_> {
 
     #[inline]
     fn next(&mut self) -> Option<Utf8Error> {
-        Some(match self.next_found()? {
+        Some(match self.next_found::<true>()? {
             Found::Full(e) => e,
             Found::Fault(at, f) => grammar::error::<Strict>(&self.bytes[at..], f).shifted(at),
         })

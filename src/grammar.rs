@@ -322,11 +322,13 @@ pub(crate) fn error<T: Table>(bytes: &[u8], fault: Fault) -> Utf8Error {
 /// [`decode_fault`] with the error's details attached.
 #[inline]
 pub(crate) fn decode<T: Table>(bytes: &[u8]) -> Result<(u32, usize), Utf8Error> {
-    decode_fault::<T>(bytes).map_err(|f| error::<T>(bytes, f))
+    decode_fault::<T, true>(bytes).map_err(|f| error::<T>(bytes, f))
 }
 
 /// Decodes the sequence at the start of `bytes` (not empty) by table `T`: its value and
-/// length, or what is wrong: the maximal subpart and the reason.
+/// length, or what is wrong: the maximal subpart and the reason. With `KINDS == false` the
+/// reason is left out (the kind is a placeholder): for callers that need only where the
+/// error is and how long, such as lossy decoding.
 ///
 /// The kinds, for both tables: a byte that starts nothing is an unexpected continuation
 /// byte, an overlong lead (`C0`, `C1` before a continuation byte), too large (`F5..F7`
@@ -335,9 +337,14 @@ pub(crate) fn decode<T: Table>(bytes: &[u8]) -> Result<(u32, usize), Utf8Error> 
 /// too large after `F4` (only strict), and overlong after the others (`E0`, `F0`, and for
 /// legacy `F8`, `FC`).
 #[inline(always)]
-pub(crate) fn decode_fault<T: Table>(bytes: &[u8]) -> Result<(u32, usize), Fault> {
+pub(crate) fn decode_fault<T: Table, const KINDS: bool>(
+    bytes: &[u8],
+) -> Result<(u32, usize), Fault> {
     let lead = bytes[0];
     let Some((len, second_lo, second_hi)) = T::rule(lead) else {
+        if !KINDS {
+            return Err(Fault::new(ErrorKind::InvalidByte, 1));
+        }
         // Not a lead byte at all. Say why, as precisely as the next byte allows.
         let next_is_cont = bytes.len() > 1 && is_continuation(bytes[1]);
         let kind = match lead {
@@ -356,7 +363,7 @@ pub(crate) fn decode_fault<T: Table>(bytes: &[u8]) -> Result<(u32, usize), Fault
         return Err(Fault::new(ErrorKind::Incomplete, 0));
     };
     if !(second_lo..=second_hi).contains(&second) {
-        let kind = if !is_continuation(second) {
+        let kind = if !KINDS || !is_continuation(second) {
             ErrorKind::TooShort
         } else {
             match lead {

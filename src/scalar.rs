@@ -100,14 +100,15 @@ pub fn validate_from(bytes: &[u8], start: usize) -> Result<(), Utf8Error> {
 /// end of `bytes`). Error offsets are relative to the whole of `bytes`.
 #[inline]
 pub(crate) fn validate_until(bytes: &[u8], start: usize, stop: usize) -> Result<usize, Utf8Error> {
-    check_until(bytes, start, stop)
+    check_until::<true>(bytes, start, stop)
         .map_err(|(pos, f)| grammar::error::<Strict>(&bytes[pos..], f).shifted(pos))
 }
 
-/// [`validate_until`] without the error's details: where it starts and what is wrong.
+/// [`validate_until`] without the error's details: where it starts and what is wrong
+/// (without the reason if `KINDS` is false, see [`grammar::decode_fault`]).
 /// (Always inlined: returned through memory, a dense run of errors stalls on every one.)
 #[inline(always)]
-pub(crate) fn check_until(
+pub(crate) fn check_until<const KINDS: bool>(
     bytes: &[u8],
     start: usize,
     stop: usize,
@@ -144,7 +145,7 @@ pub(crate) fn check_until(
                 4
             }
             _ => {
-                return match grammar::decode_fault::<Strict>(&bytes[pos..]) {
+                return match grammar::decode_fault::<Strict, KINDS>(&bytes[pos..]) {
                     Err(f) => Err((pos, f)),
                     Ok(..) => unreachable!("the decoder accepts what the table rejects"),
                 }
