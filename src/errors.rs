@@ -133,7 +133,7 @@ impl<'a> Errors<'a> {
     /// The next error's start and [`error_len`](Utf8Error::error_len), without its
     /// details: for lossy decoding, which needs no more.
     #[cfg(feature = "alloc")]
-    #[inline]
+    #[inline(always)]
     pub(crate) fn next_span(&mut self) -> Option<(usize, Option<usize>)> {
         self.next_found::<false>().map(|f| f.span())
     }
