@@ -7,10 +7,11 @@
 //!
 //! [`validate_and_count`] checks and counts in one pass over memory: it works through the
 //! input in cache-sized pieces, validating each with the vector validator and counting it
-//! while it is still in L1 cache. A piece that ends inside a character is cut back to the
-//! character's start; the character is checked with the next piece.
+//! while it is still in L1 cache. Pieces are cut at character boundaries
+//! ([`crate::grammar::floor_boundary`]), so a piece of valid text is valid on its own.
 
-use crate::error::{ErrorKind, Utf8Error};
+use crate::error::Utf8Error;
+use crate::grammar::{floor_boundary, is_continuation};
 
 /// Inputs shorter than this are counted by the portable code.
 const SHORT: usize = 64;
@@ -51,23 +52,23 @@ pub fn validate_and_count(input: &[u8]) -> Result<usize, Utf8Error> {
     let mut count = 0;
     let mut pos = 0;
     while pos < input.len() {
-        let end = (pos + PIECE).min(input.len());
+        // Never more than 3 bytes back, so `end > pos`.
+        let end = floor_boundary(input, pos + PIECE);
         let piece = &input[pos..end];
-        let valid = match crate::validate(piece) {
-            Ok(()) => piece.len(),
-            // The piece ends inside a character that the next piece may complete.
-            Err(e) if e.kind() == ErrorKind::Incomplete && end < input.len() => e.valid_up_to(),
+        match crate::validate(piece) {
+            Ok(()) => count += count_non_continuation(piece),
             // The kind of an error at the end of a piece can depend on the bytes after it
-            // (`C0` is "overlong" before a continuation byte): decide it on the whole input.
+            // (`C0` is "overlong" before a continuation byte, `E2 82` is cut short, not
+            // incomplete, before ASCII): decide it on the whole input. Everything before it
+            // is valid, so the first error from there is the input's first error.
             Err(e) if end < input.len() => {
                 return Err(crate::scalar::validate_from(input, pos + e.valid_up_to())
                     .err()
                     .unwrap_or(e.shifted(pos)))
             }
             Err(e) => return Err(e.shifted(pos)),
-        };
-        count += count_non_continuation(&piece[..valid]);
-        pos += valid;
+        }
+        pos = end;
     }
     Ok(count)
 }
@@ -90,7 +91,7 @@ pub(crate) fn count_portable(bytes: &[u8]) -> usize {
         + words
             .remainder()
             .iter()
-            .filter(|&&b| (b as i8) >= -64)
+            .filter(|&&b| !is_continuation(b))
             .count()
 }
 

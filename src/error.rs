@@ -61,7 +61,10 @@ impl fmt::Display for ErrorKind {
 ///
 /// The values of [`valid_up_to`](Utf8Error::valid_up_to) and
 /// [`error_len`](Utf8Error::error_len) are exactly those of [`core::str::Utf8Error`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+///
+/// `Debug` shows what std's shows, and the kind:
+/// `Utf8Error { valid_up_to: 5, error_len: Some(1), kind: Overlong, .. }`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Utf8Error {
     pub(crate) valid_up_to: usize,
     pub(crate) error_len: u8,
@@ -75,6 +78,19 @@ pub struct Utf8Error {
 
 impl Utf8Error {
     pub(crate) const NO_CODE_POINT: u32 = u32::MAX;
+
+    /// An [`ErrorKind::Incomplete`] error at offset 0 for a sequence of `sequence_len`
+    /// bytes.
+    #[inline]
+    pub(crate) const fn incomplete(sequence_len: usize) -> Self {
+        Utf8Error {
+            valid_up_to: 0,
+            error_len: 0,
+            kind: ErrorKind::Incomplete,
+            code_point: Self::NO_CODE_POINT,
+            sequence_len: sequence_len as u8,
+        }
+    }
 
     /// The length of the longest prefix of the input that is valid UTF-8.
     #[inline]
@@ -127,6 +143,41 @@ impl Utf8Error {
         self.valid_up_to += offset;
         self
     }
+
+    /// Whether the details of this error (its kind and code point, not its position) may
+    /// depend on bytes after the `available` bytes from its start that were seen: `C0 AF`
+    /// is an overlong `/` but `C0 41` an invalid byte, and `ED A0 80` a surrogate U+D800
+    /// whose value needs all three bytes. A stream holds such an error back (at most 3
+    /// bytes) until the next chunk or the end of the stream decides it, so that it equals
+    /// the one-shot error.
+    #[inline]
+    pub(crate) fn needs_more(&self, available: usize) -> bool {
+        available < usize::from(self.sequence_len)
+            && matches!(
+                self.kind,
+                ErrorKind::InvalidByte
+                    | ErrorKind::Overlong
+                    | ErrorKind::Surrogate
+                    | ErrorKind::TooLarge
+            )
+    }
+}
+
+impl fmt::Debug for Utf8Error {
+    /// The fields of [`core::str::Utf8Error`]'s `Debug` (`valid_up_to`, `error_len` as an
+    /// `Option`), then the [`kind`](Utf8Error::kind); the rest ([`code_point`], [`sequence_len`])
+    /// is elided as `..`, as in `Utf8Error { valid_up_to: 5, error_len: Some(1), kind:
+    /// Overlong, .. }`.
+    ///
+    /// [`code_point`]: Utf8Error::code_point
+    /// [`sequence_len`]: Utf8Error::sequence_len
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Utf8Error")
+            .field("valid_up_to", &self.valid_up_to)
+            .field("error_len", &self.error_len())
+            .field("kind", &self.kind)
+            .finish_non_exhaustive()
+    }
 }
 
 impl fmt::Display for Utf8Error {
@@ -145,6 +196,13 @@ impl fmt::Display for Utf8Error {
         }
         write!(f, " at byte {}", self.valid_up_to)
     }
+}
+
+/// A stream offset as a `usize` (for [`Utf8Error::valid_up_to`]), saturating on targets
+/// where it does not fit.
+#[inline]
+pub(crate) fn stream_offset(offset: u64) -> usize {
+    usize::try_from(offset).unwrap_or(usize::MAX)
 }
 
 /// `core::error::Error` is `std::error::Error`: available with and without `std`.

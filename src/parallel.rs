@@ -4,7 +4,8 @@
 //!
 //! Cut the input into pieces of 256 KiB to 4 MiB (a multiple of 64 KiB, about 8 per thread) and validate them independently on
 //! rayon's current thread pool. A cut can fall inside a character, so each nominal cut
-//! `i * chunk` is moved forward past at most 3 continuation bytes (`80..BF`):
+//! `i * chunk` is moved back over at most 3 continuation bytes (`80..BF`), by
+//! [`crate::grammar::floor_boundary`]:
 //!
 //! - In valid UTF-8 this lands on the start of a character (a character has at most 3
 //!   continuation bytes), so every piece of a valid input is valid on its own.
@@ -28,6 +29,7 @@
 use rayon::prelude::*;
 
 use crate::error::Utf8Error;
+use crate::grammar::floor_boundary;
 
 /// Inputs shorter than this many bytes (2 MiB) are validated on the calling thread by
 /// [`par_from_utf8`] and [`par_is_valid`]: for them, waking the thread pool costs more than
@@ -55,22 +57,12 @@ fn chunk_size(len: usize, threads: usize) -> usize {
         .next_multiple_of(CHUNK_ALIGN)
 }
 
-/// The start of piece `i`: `i * chunk` moved forward past at most 3 continuation bytes,
-/// or the end of the input. Piece 0 starts at 0 whatever the bytes there: continuation
-/// bytes at the start of the input belong to no character and are errors.
+/// The start of piece `i`: `i * chunk` moved back to a character boundary by
+/// [`floor_boundary`], or the end of the input. Pieces never overlap or run backwards: a
+/// piece is at least 64 KiB long and the cut moves back at most 3 bytes.
 #[inline]
 fn boundary(input: &[u8], i: usize, chunk: usize) -> usize {
-    if i == 0 {
-        return 0;
-    }
-    let mut b = i.saturating_mul(chunk).min(input.len());
-    for _ in 0..3 {
-        match input.get(b) {
-            Some(&byte) if byte & 0xC0 == 0x80 => b += 1,
-            _ => break,
-        }
-    }
-    b
+    floor_boundary(input, i.saturating_mul(chunk))
 }
 
 /// Splits `input` into pieces and returns `(count, chunk)`, or `None` when it should be
@@ -143,13 +135,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn boundaries_skip_at_most_three_continuation_bytes() {
-        let input = b"ab\x80\x80\x80\x80\x80cd";
-        assert_eq!(boundary(input, 0, 2), 0);
-        assert_eq!(boundary(input, 1, 2), 5);
-        assert_eq!(boundary(input, 2, 2), 7);
-        assert_eq!(boundary(input, 5, 2), input.len());
-        assert_eq!(boundary(input, usize::MAX, 2), input.len());
+    fn boundaries_step_back_over_at_most_three_continuation_bytes() {
+        let input = b"abcd\x80\x80\x80\x80\x80\x80ef";
+        assert_eq!(boundary(input, 0, 4), 0);
+        assert_eq!(boundary(input, 1, 4), 3); // 4 is a continuation byte: back to "d"
+        assert_eq!(boundary(input, 2, 4), 5); // 8, 7, 6: three steps, no further
+        assert_eq!(boundary(input, 3, 4), input.len());
+        assert_eq!(boundary(input, usize::MAX, 4), input.len());
+        let text = "ab€🌍".repeat(100);
+        for chunk in 4..20 {
+            for i in 0..=text.len() / chunk + 1 {
+                let b = boundary(text.as_bytes(), i, chunk);
+                assert!(text.is_char_boundary(b), "{chunk} {i}");
+                assert!(b <= (i * chunk).min(text.len()) && b + 3 >= (i * chunk).min(text.len()));
+            }
+        }
     }
 
     #[test]

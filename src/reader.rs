@@ -25,7 +25,8 @@
 use std::io::{self, BufRead, Read};
 
 use crate::error::Utf8Error;
-use crate::stream::{sequence_len, Validator};
+use crate::grammar::{announced_len, is_continuation};
+use crate::stream::Validator;
 
 /// The `io::Error` for a UTF-8 error: kind `InvalidData`, with the `Utf8Error` inside.
 fn invalid_data(e: Utf8Error) -> io::Error {
@@ -176,7 +177,7 @@ impl<R: Read> Read for Reader<R> {
         let spare = &self.spare[usize::from(self.spare_start)..usize::from(self.spare_end)];
         let mut n = buf.len().min(spare.len());
         if n < spare.len() {
-            while n > 0 && spare[n] & 0xC0 == 0x80 {
+            while n > 0 && is_continuation(spare[n]) {
                 n -= 1;
             }
             if n == 0 {
@@ -289,7 +290,7 @@ impl<R: BufRead> StrChunks<R> {
             }
             let (used, own_len) = if held != 0 {
                 // Complete the open character.
-                let take = (sequence_len(pending[0]) - held).min(buf.len());
+                let take = (announced_len(pending[0]) - held).min(buf.len());
                 self.validator.update(&buf[..take]).map_err(invalid_data)?;
                 pending[held..held + take].copy_from_slice(&buf[..take]);
                 let done = self.validator.pending().is_empty();

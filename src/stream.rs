@@ -55,7 +55,8 @@
 //! error's [`valid_up_to`](Utf8Error::valid_up_to) is a `usize` and saturates at
 //! `usize::MAX` on 32-bit targets past 4 GiB (use [`Validator::valid_up_to`] there).
 
-use crate::error::{ErrorKind, Utf8Error};
+use crate::error::{stream_offset, Utf8Error};
+use crate::grammar::{announced_len, is_continuation};
 use crate::scalar::{self, Decoded};
 
 /// Validates UTF-8 that arrives in pieces: network reads, file chunks, anything.
@@ -99,23 +100,6 @@ pub struct Validator {
     error: Option<Utf8Error>,
 }
 
-/// `offset` as a `usize`, saturating on targets where it does not fit.
-#[inline]
-fn to_usize(offset: u64) -> usize {
-    usize::try_from(offset).unwrap_or(usize::MAX)
-}
-
-/// The number of bytes a sequence with this (valid) lead byte has.
-#[inline]
-pub(crate) fn sequence_len(lead: u8) -> usize {
-    match lead {
-        0xF0..=0xFF => 4,
-        0xE0..=0xEF => 3,
-        0xC0..=0xDF => 2,
-        _ => 1,
-    }
-}
-
 /// Where the character that `bytes` cuts off starts: the position of a lead byte among the
 /// last 3 bytes that announces more bytes than there are; `bytes.len()` if there is none.
 #[inline]
@@ -123,31 +107,11 @@ fn open_tail(bytes: &[u8]) -> usize {
     let len = bytes.len();
     for k in 1..=len.min(3) {
         let b = bytes[len - k];
-        if b >= 0xC0 {
-            return if sequence_len(b) > k { len - k } else { len };
-        }
-        if b < 0x80 {
-            break;
+        if !is_continuation(b) {
+            return if announced_len(b) > k { len - k } else { len };
         }
     }
     len
-}
-
-/// Whether the details of error `e` (its kind and code point, not its position) may
-/// depend on bytes after the `available` bytes from its start that were seen: `C0 AF` is an
-/// overlong `/` but `C0 41` an invalid byte, and `ED A0 80` a surrogate U+D800 whose value
-/// needs all three bytes. Such an error is held back (at most 3 bytes) until the next
-/// chunk or the end of the stream decides it, so that it equals the one-shot error.
-#[inline]
-fn needs_more(e: &Utf8Error, available: usize) -> bool {
-    available < usize::from(e.sequence_len)
-        && matches!(
-            e.kind,
-            ErrorKind::InvalidByte
-                | ErrorKind::Overlong
-                | ErrorKind::Surrogate
-                | ErrorKind::TooLarge
-        )
 }
 
 impl Validator {
@@ -198,7 +162,7 @@ impl Validator {
                 return Ok(());
             }
             if let Decoded::Error(e) = scalar::decode_char(tail) {
-                if e.error_len == 0 || needs_more(&e, tail.len()) {
+                if e.error_len == 0 || e.needs_more(tail.len()) {
                     self.carry[..tail.len()].copy_from_slice(tail);
                     self.carry_len = tail.len() as u8;
                     return Ok(());
@@ -220,7 +184,7 @@ impl Validator {
                 self.offset += rest.len() as u64;
                 Ok(())
             }
-            Err(e) if e.error_len == 0 || needs_more(&e, rest.len() - e.valid_up_to) => {
+            Err(e) if e.error_len == 0 || e.needs_more(rest.len() - e.valid_up_to) => {
                 // `rest` ends inside a sequence (or inside an ill-formed one whose details
                 // depend on the next bytes): keep its 1..=3 bytes for the next chunk.
                 let open = &rest[e.valid_up_to..];
@@ -239,7 +203,7 @@ impl Validator {
     #[inline(never)]
     fn complete_carry<'a>(&mut self, chunk: &'a [u8]) -> Result<&'a [u8], Utf8Error> {
         let have = usize::from(self.carry_len);
-        let need = sequence_len(self.carry[0]) - have;
+        let need = announced_len(self.carry[0]) - have;
         let take = need.min(chunk.len());
         let mut buf = self.carry;
         buf[have..have + take].copy_from_slice(&chunk[..take]);
@@ -249,7 +213,7 @@ impl Validator {
                 self.carry_len = 0;
                 Ok(&chunk[take..])
             }
-            Decoded::Error(e) if e.error_len == 0 || needs_more(&e, have + take) => {
+            Decoded::Error(e) if e.error_len == 0 || e.needs_more(have + take) => {
                 self.carry = buf;
                 self.carry_len = (have + take) as u8;
                 Ok(&[])
@@ -261,7 +225,7 @@ impl Validator {
     /// Records `e` (relative to `offset`) as the stream's error and returns it.
     #[cold]
     fn fail(&mut self, mut e: Utf8Error) -> Utf8Error {
-        e.valid_up_to = to_usize(self.offset + e.valid_up_to as u64);
+        e.valid_up_to = stream_offset(self.offset + e.valid_up_to as u64);
         self.error = Some(e);
         e
     }
@@ -269,7 +233,7 @@ impl Validator {
     /// Ends the stream: `Ok` if everything fed to [`update`](Validator::update) was valid
     /// UTF-8 and did not end inside a character.
     ///
-    /// A stream that ends inside a character gives an [`ErrorKind::Incomplete`] error with
+    /// A stream that ends inside a character gives an [`ErrorKind::Incomplete`](crate::ErrorKind::Incomplete) error with
     /// `error_len() == None`, exactly as [`crate::from_utf8`] reports it.
     pub fn finish(self) -> Result<(), Utf8Error> {
         match self.check_end() {
@@ -289,15 +253,9 @@ impl Validator {
         let mut e = match scalar::decode_char(self.pending()) {
             Decoded::Error(e) => e,
             // Unreachable: `carry` only holds an open sequence. Say so rather than panic.
-            Decoded::Char(..) => Utf8Error {
-                valid_up_to: 0,
-                error_len: 0,
-                kind: ErrorKind::Incomplete,
-                code_point: Utf8Error::NO_CODE_POINT,
-                sequence_len: sequence_len(self.carry[0]) as u8,
-            },
+            Decoded::Char(..) => Utf8Error::incomplete(announced_len(self.carry[0])),
         };
-        e.valid_up_to = to_usize(self.offset);
+        e.valid_up_to = stream_offset(self.offset);
         Some(e)
     }
 
