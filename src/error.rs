@@ -61,7 +61,10 @@ impl fmt::Display for ErrorKind {
 ///
 /// The values of [`valid_up_to`](Utf8Error::valid_up_to) and
 /// [`error_len`](Utf8Error::error_len) are exactly those of [`core::str::Utf8Error`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+///
+/// `Debug` shows what std's shows, and the kind:
+/// `Utf8Error { valid_up_to: 5, error_len: Some(1), kind: Overlong, .. }`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Utf8Error {
     pub(crate) valid_up_to: usize,
     pub(crate) error_len: u8,
@@ -126,6 +129,41 @@ impl Utf8Error {
     pub(crate) const fn shifted(mut self, offset: usize) -> Self {
         self.valid_up_to += offset;
         self
+    }
+
+    /// Whether the details of this error (its kind and code point, not its position) may
+    /// depend on bytes after the `available` bytes from its start that were seen: `C0 AF`
+    /// is an overlong `/` but `C0 41` an invalid byte, and `ED A0 80` a surrogate U+D800
+    /// whose value needs all three bytes. A stream holds such an error back (at most 3
+    /// bytes) until the next chunk or the end of the stream decides it, so that it equals
+    /// the one-shot error.
+    #[inline]
+    pub(crate) fn needs_more(&self, available: usize) -> bool {
+        available < usize::from(self.sequence_len)
+            && matches!(
+                self.kind,
+                ErrorKind::InvalidByte
+                    | ErrorKind::Overlong
+                    | ErrorKind::Surrogate
+                    | ErrorKind::TooLarge
+            )
+    }
+}
+
+impl fmt::Debug for Utf8Error {
+    /// The fields of [`core::str::Utf8Error`]'s `Debug` (`valid_up_to`, `error_len` as an
+    /// `Option`), then the [`kind`](Utf8Error::kind); the rest ([`code_point`], [`sequence_len`])
+    /// is elided as `..`, as in `Utf8Error { valid_up_to: 5, error_len: Some(1), kind:
+    /// Overlong, .. }`.
+    ///
+    /// [`code_point`]: Utf8Error::code_point
+    /// [`sequence_len`]: Utf8Error::sequence_len
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Utf8Error")
+            .field("valid_up_to", &self.valid_up_to)
+            .field("error_len", &self.error_len())
+            .field("kind", &self.kind)
+            .finish_non_exhaustive()
     }
 }
 

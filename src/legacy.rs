@@ -25,12 +25,13 @@
 //! # The same engine
 //!
 //! Strict UTF-8 is a subset of this profile, and real text almost never leaves the subset.
-//! So [`validate`] runs the crate's strict vector validator, and only where it stops does
-//! the scalar legacy decoder ([`decode_char`]) look at one character: if it is a legacy
-//! form (a 4-octet value above U+10FFFF, or a 5- or 6-octet form) it is skipped, otherwise
-//! its error is the answer. After a legacy form the next 64 bytes are checked by the
-//! scalar decoder, so that text dense with legacy forms does not restart the vector code
-//! for every character; then the vector code takes over again.
+//! So [`validate`] walks the strict errors of the input ([`crate::errors`]: the fast
+//! validator, with a scalar stretch after each error so that text dense with legacy forms
+//! does not restart the vector code for every character), and only at each strict error
+//! does the scalar legacy decoder ([`decode_char`]) look at one sequence: if it is a legacy
+//! form (a 4-octet value above U+10FFFF, or a 5- or 6-octet form) the search resumes after
+//! it, otherwise its error is the answer. The legacy decoder is the strict one
+//! ([`crate::scalar::decode_char`]) run on the larger table of [`crate::grammar`].
 //!
 //! # Errors
 //!
@@ -48,6 +49,7 @@
 //! UTF-8 accepts noncharacters; see `docs/PROFILES.md`.
 
 use crate::error::{ErrorKind, Utf8Error};
+use crate::grammar;
 
 /// The largest value original UTF-8 encodes.
 pub const MAX_VALUE: u32 = 0x7FFF_FFFF;
@@ -61,82 +63,12 @@ pub enum Decoded {
     Error(Utf8Error),
 }
 
-/// Sequence length and the range of the second octet, for each first octet; `None` for
-/// octets that start nothing (`80..BF`, `C0`, `C1`, `FE`, `FF`).
-#[inline]
-const fn lead_info(lead: u8) -> Option<(usize, u8, u8)> {
-    match lead {
-        0x00..=0x7F => Some((1, 0, 0)),
-        0xC2..=0xDF => Some((2, 0x80, 0xBF)),
-        0xE0 => Some((3, 0xA0, 0xBF)),
-        0xE1..=0xEC | 0xEE..=0xEF => Some((3, 0x80, 0xBF)),
-        0xED => Some((3, 0x80, 0x9F)),
-        0xF0 => Some((4, 0x90, 0xBF)),
-        0xF1..=0xF7 => Some((4, 0x80, 0xBF)),
-        0xF8 => Some((5, 0x88, 0xBF)),
-        0xF9..=0xFB => Some((5, 0x80, 0xBF)),
-        0xFC => Some((6, 0x84, 0xBF)),
-        0xFD => Some((6, 0x80, 0xBF)),
-        _ => None,
-    }
-}
-
-#[inline]
-const fn is_continuation(byte: u8) -> bool {
-    byte & 0xC0 == 0x80
-}
-
-/// The length the first octet announces by its leading one bits (R.2); 1 for continuation
-/// octets, FE and FF.
-#[inline]
-const fn announced_len(lead: u8) -> usize {
-    match lead {
-        0xC0..=0xDF => 2,
-        0xE0..=0xEF => 3,
-        0xF0..=0xF7 => 4,
-        0xF8..=0xFB => 5,
-        0xFC..=0xFD => 6,
-        _ => 1,
-    }
-}
-
-/// The value of `bytes[..n]` by the R.5 formulas, if all `n` octets are present and the
-/// later ones are continuation octets.
-fn raw_value(bytes: &[u8], n: usize) -> Option<u32> {
-    if n < 2 || bytes.len() < n || !bytes[1..n].iter().all(|&b| is_continuation(b)) {
-        return None;
-    }
-    let lead_bits = u32::from(bytes[0]) & (0x7F >> n);
-    Some(
-        bytes[1..n]
-            .iter()
-            .fold(lead_bits, |acc, &b| (acc << 6) | u32::from(b & 0x3F)),
-    )
-}
-
-fn error(bytes: &[u8], kind: ErrorKind, error_len: usize) -> Decoded {
-    let sequence_len = announced_len(bytes[0]);
-    let code_point = match kind {
-        ErrorKind::Overlong | ErrorKind::Surrogate => {
-            raw_value(bytes, sequence_len).unwrap_or(Utf8Error::NO_CODE_POINT)
-        }
-        _ => Utf8Error::NO_CODE_POINT,
-    };
-    Decoded::Error(Utf8Error {
-        valid_up_to: 0,
-        error_len: error_len as u8,
-        kind,
-        code_point,
-        sequence_len: sequence_len as u8,
-    })
-}
-
 /// Decodes the legacy UTF-8 sequence at the start of `bytes`.
 ///
 /// On error, the returned [`Utf8Error`] has `valid_up_to() == 0`. An empty `bytes` is
 /// reported as an [`ErrorKind::Incomplete`] error.
 pub fn decode_char(bytes: &[u8]) -> Decoded {
-    let Some(&lead) = bytes.first() else {
+    if bytes.is_empty() {
         return Decoded::Error(Utf8Error {
             valid_up_to: 0,
             error_len: 0,
@@ -144,72 +76,25 @@ pub fn decode_char(bytes: &[u8]) -> Decoded {
             code_point: Utf8Error::NO_CODE_POINT,
             sequence_len: 1,
         });
-    };
-    let Some((len, second_lo, second_hi)) = lead_info(lead) else {
-        let next_is_cont = bytes.len() > 1 && is_continuation(bytes[1]);
-        let kind = match lead {
-            0x80..=0xBF => ErrorKind::UnexpectedContinuation,
-            0xC0 | 0xC1 if next_is_cont => ErrorKind::Overlong,
-            _ => ErrorKind::InvalidByte,
-        };
-        return error(bytes, kind, 1);
-    };
-    if len == 1 {
-        return Decoded::Value(u32::from(lead), 1);
     }
-    let Some(&second) = bytes.get(1) else {
-        return error(bytes, ErrorKind::Incomplete, 0);
-    };
-    if !(second_lo..=second_hi).contains(&second) {
-        let kind = if !is_continuation(second) {
-            ErrorKind::TooShort
-        } else if lead == 0xED {
-            ErrorKind::Surrogate
-        } else {
-            ErrorKind::Overlong // E0, F0, F8, FC with a too-small second octet
-        };
-        return error(bytes, kind, 1);
-    }
-    for i in 2..len {
-        match bytes.get(i) {
-            None => return error(bytes, ErrorKind::Incomplete, 0),
-            Some(&b) if !is_continuation(b) => return error(bytes, ErrorKind::TooShort, i),
-            Some(_) => {}
-        }
-    }
-    match raw_value(bytes, len) {
-        Some(value) => Decoded::Value(value, len),
-        // Unreachable: every octet was checked above. Reported, not panicked on.
-        None => error(bytes, ErrorKind::TooShort, 1),
+    match grammar::decode::<grammar::Legacy>(bytes) {
+        Ok((value, len)) => Decoded::Value(value, len),
+        Err(e) => Decoded::Error(e),
     }
 }
 
 /// The plain scalar reference: decodes sequence after sequence with [`decode_char`] and
 /// returns the first error. [`validate`] must agree with it on every input.
 pub fn validate_scalar(bytes: &[u8]) -> Result<(), Utf8Error> {
-    scalar_from(bytes, 0, bytes.len()).map(|_| ())
-}
-
-/// Scalar legacy validation of `bytes[pos..]`, stopping at the first sequence that starts
-/// at or after `stop`; returns where it stopped (a sequence boundary). Error offsets are
-/// relative to the whole of `bytes`.
-fn scalar_from(bytes: &[u8], mut pos: usize, stop: usize) -> Result<usize, Utf8Error> {
-    while pos < bytes.len() && pos < stop {
-        if bytes[pos] < 0x80 {
-            pos += 1;
-            continue;
-        }
+    let mut pos = 0;
+    while pos < bytes.len() {
         match decode_char(&bytes[pos..]) {
             Decoded::Value(_, len) => pos += len,
             Decoded::Error(e) => return Err(e.shifted(pos)),
         }
     }
-    Ok(pos)
+    Ok(())
 }
-
-/// After a legacy-only form, this many bytes are checked by the scalar decoder before the
-/// vector validator takes over again.
-const SCALAR_STRETCH: usize = 64;
 
 /// Checks that `input` is original UTF-8 (1 to 6 octets, values up to 7FFF FFFF, shortest
 /// forms only, no D800..DFFF) and returns the first error otherwise.
@@ -224,20 +109,15 @@ const SCALAR_STRETCH: usize = 64;
 /// assert_eq!(err.kind(), vutf8::ErrorKind::Overlong);
 /// ```
 pub fn validate(input: &[u8]) -> Result<(), Utf8Error> {
-    let mut pos = 0;
-    loop {
-        let rest = &input[pos..];
-        let Err(e) = crate::validate(rest) else {
-            return Ok(());
-        };
-        let at = pos + e.valid_up_to;
+    let mut errors = crate::errors(input);
+    while let Some(e) = errors.next() {
+        let at = e.valid_up_to();
         match decode_char(&input[at..]) {
-            Decoded::Value(_, len) => {
-                pos = scalar_from(input, at + len, at + len + SCALAR_STRETCH)?;
-            }
+            Decoded::Value(_, len) => errors.resume_at(at + len),
             Decoded::Error(le) => return Err(le.shifted(at)),
         }
     }
+    Ok(())
 }
 
 /// Whether `input` is original UTF-8; see [`validate`].
@@ -320,7 +200,7 @@ pub fn encode_char(value: u32, buf: &mut [u8; 6]) -> Result<usize, EncodeError> 
 
 #[cfg(feature = "alloc")]
 mod with_alloc {
-    use super::{decode_char, encode_char, Decoded, EncodeError, SCALAR_STRETCH};
+    use super::{decode_char, encode_char, Decoded, EncodeError};
     use crate::error::Utf8Error;
     use alloc::vec::Vec;
 
@@ -333,34 +213,42 @@ mod with_alloc {
     /// ```
     pub fn decode(input: &[u8]) -> Result<Vec<u32>, Utf8Error> {
         let mut out = Vec::with_capacity(input.len());
-        let mut pos = 0;
-        while pos < input.len() {
-            // Strict runs: validated by the vector code, decoded by `str::chars`.
-            let rest = &input[pos..];
-            let (valid, err) = match crate::validate(rest) {
-                Ok(()) => (rest.len(), None),
-                Err(e) => (e.valid_up_to(), Some(e)),
-            };
-            // SAFETY: `crate::validate` found `rest[..valid]` to be valid UTF-8.
-            let text = unsafe { core::str::from_utf8_unchecked(&rest[..valid]) };
-            out.extend(text.chars().map(u32::from));
-            pos += valid;
-            if err.is_none() {
-                break;
-            }
-            // Legacy forms, one at a time, for a short stretch.
-            let stop = pos + 1 + SCALAR_STRETCH;
-            while pos < input.len() && pos < stop {
-                match decode_char(&input[pos..]) {
-                    Decoded::Value(v, len) => {
-                        out.push(v);
-                        pos += len;
-                    }
-                    Decoded::Error(e) => return Err(e.shifted(pos)),
+        let mut valid_from = 0;
+        let mut errors = crate::errors(input);
+        while let Some(e) = errors.next() {
+            let at = e.valid_up_to();
+            // SAFETY: between the end of the last legacy form (or the start) and the next
+            // strict error, `errors` found only valid UTF-8.
+            push_chars(&mut out, unsafe { str_unchecked(&input[valid_from..at]) });
+            match decode_char(&input[at..]) {
+                Decoded::Value(v, len) => {
+                    out.push(v);
+                    valid_from = at + len;
+                    errors.resume_at(valid_from);
                 }
+                Decoded::Error(le) => return Err(le.shifted(at)),
             }
         }
+        // SAFETY: `errors` found no error after `valid_from`.
+        push_chars(&mut out, unsafe { str_unchecked(&input[valid_from..]) });
         Ok(out)
+    }
+
+    /// Appends the characters of strict UTF-8 text as UCS-4 values.
+    #[inline]
+    fn push_chars(out: &mut Vec<u32>, text: &str) {
+        out.extend(text.chars().map(u32::from));
+    }
+
+    /// `bytes` as a `&str`.
+    ///
+    /// # Safety
+    ///
+    /// `bytes` must be valid UTF-8.
+    #[inline]
+    unsafe fn str_unchecked(bytes: &[u8]) -> &str {
+        // SAFETY: the caller guarantees that `bytes` is valid UTF-8.
+        unsafe { core::str::from_utf8_unchecked(bytes) }
     }
 
     /// Encodes UCS-4 values as original UTF-8 (Annex R, Table 4).

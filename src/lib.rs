@@ -22,7 +22,12 @@
 //!   vector code only finds the 64-byte block with the error, and the scalar decoder then
 //!   finds the exact position.
 //! - [`Backend`] names each implementation, says which this CPU can run, and runs one.
+//! - [`errors`] yields *every* error of an input (each with its position and reason),
+//!   resuming after each ill-formed part as `String::from_utf8_lossy` does, at the speed
+//!   of [`is_valid`] on valid input; [`ErrorScanner`] does the same on a stream.
 //! - [`scalar`] is the plain reference decoder the vector code is tested against.
+//! - [`grammar`] is the UTF-8 grammar written once: lead bytes, sequence lengths, the
+//!   continuation test, the table of well-formed sequences, character boundaries.
 //! - Profiles and tools on the same engine: [`legacy`] (the original 1-to-6-octet UTF-8),
 //!   [`netutf`] (the 1992 "UTF", later UTF-1), [`strip_bom`], [`from_utf8_lossy`] and
 //!   [`Repairer`] (lossy decoding), [`count_chars`] and [`validate_and_count`]. See
@@ -48,6 +53,8 @@ mod backend;
 mod bom;
 mod count;
 mod error;
+mod errors;
+pub mod grammar;
 pub mod legacy;
 #[cfg(feature = "alloc")]
 mod lossy;
@@ -68,6 +75,7 @@ pub use backend::Backend;
 pub use bom::{has_bom, strip_bom, strip_bom_str, UTF8_BOM};
 pub use count::{count_chars, validate_and_count};
 pub use error::{ErrorKind, Utf8Error};
+pub use errors::{errors, ErrorScanner, Errors};
 #[cfg(feature = "alloc")]
 pub use lossy::{from_utf8_lossy, Repairer};
 #[cfg(feature = "rayon")]

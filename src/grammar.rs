@@ -1,0 +1,407 @@
+//! The UTF-8 grammar, written once: which bytes start a sequence, how long it is, what the
+//! second byte may be, and where a character boundary is.
+//!
+//! RFC 3629 section 4 (Unicode Table 3-7, "Well-Formed UTF-8 Byte Sequences"):
+//!
+//! | code points         | 1st     | 2nd     | 3rd    | 4th    |
+//! |---------------------|---------|---------|--------|--------|
+//! | U+0000..U+007F      | 00..7F  |         |        |        |
+//! | U+0080..U+07FF      | C2..DF  | 80..BF  |        |        |
+//! | U+0800..U+0FFF      | E0      | A0..BF  | 80..BF |        |
+//! | U+1000..U+CFFF      | E1..EC  | 80..BF  | 80..BF |        |
+//! | U+D000..U+D7FF      | ED      | 80..9F  | 80..BF |        |
+//! | U+E000..U+FFFF      | EE..EF  | 80..BF  | 80..BF |        |
+//! | U+10000..U+3FFFF    | F0      | 90..BF  | 80..BF | 80..BF |
+//! | U+40000..U+FFFFF    | F1..F3  | 80..BF  | 80..BF | 80..BF |
+//! | U+100000..U+10FFFF  | F4      | 80..8F  | 80..BF | 80..BF |
+//!
+//! The first byte says how many bytes the sequence has ([`sequence_len`]) and which range
+//! the *second* byte may take ([`second_byte_range`]); every later byte is a plain
+//! continuation byte `80..BF` ([`is_continuation`]). The bytes `C0`, `C1` and `F5..FF`
+//! never appear, and neither does a continuation byte where a character starts.
+//!
+//! Original UTF-8 ([`crate::legacy`], RFC 2279 / ISO 10646 Annex R) has the same shape with
+//! a larger table: [`legacy_sequence_len`] and [`legacy_second_byte_range`].
+//!
+//! Separately from what is well-formed, a byte's leading one bits *announce* a length
+//! ([`announced_len`]: `C0` announces 2 although it never starts a well-formed sequence);
+//! that is what [`crate::Utf8Error::sequence_len`] reports.
+//!
+//! [`floor_boundary`] is the one rule for cutting bytes at a character boundary (used to
+//! split work between threads and chunks).
+//!
+//! Inside the crate, the scalar decoder of strict UTF-8 ([`crate::scalar`]) and of original
+//! UTF-8 ([`crate::legacy`]) are one generic function over the two tables.
+
+use crate::error::{ErrorKind, Utf8Error};
+
+/// Whether `byte` is a continuation byte, `80..=BF` (bit pattern `10xx_xxxx`): a byte that
+/// never starts a character.
+///
+/// ```
+/// use vutf8::grammar::is_continuation;
+/// assert!(is_continuation(0x80) && is_continuation(0xBF));
+/// assert!(!is_continuation(b'a') && !is_continuation(0xC3));
+/// ```
+#[inline]
+pub const fn is_continuation(byte: u8) -> bool {
+    byte & 0xC0 == 0x80
+}
+
+/// The sequence length and the range of the second byte for each byte that starts a
+/// well-formed strict sequence (Table 3-7); `None` for the others.
+#[inline]
+pub(crate) const fn strict_rule(lead: u8) -> Option<(usize, u8, u8)> {
+    match lead {
+        0x00..=0x7F => Some((1, 0, 0)),
+        0xC2..=0xDF => Some((2, 0x80, 0xBF)),
+        0xE0 => Some((3, 0xA0, 0xBF)),
+        0xE1..=0xEC | 0xEE..=0xEF => Some((3, 0x80, 0xBF)),
+        0xED => Some((3, 0x80, 0x9F)),
+        0xF0 => Some((4, 0x90, 0xBF)),
+        0xF1..=0xF3 => Some((4, 0x80, 0xBF)),
+        0xF4 => Some((4, 0x80, 0x8F)),
+        _ => None,
+    }
+}
+
+/// The same for original UTF-8 (Annex R, Table 1, without the surrogates `ED A0..BF`):
+/// `F5..F7` start 4-byte sequences, `F8..FB` 5-byte ones, `FC`, `FD` 6-byte ones.
+#[inline]
+pub(crate) const fn legacy_rule(lead: u8) -> Option<(usize, u8, u8)> {
+    match lead {
+        0xF1..=0xF7 => Some((4, 0x80, 0xBF)),
+        0xF8 => Some((5, 0x88, 0xBF)),
+        0xF9..=0xFB => Some((5, 0x80, 0xBF)),
+        0xFC => Some((6, 0x84, 0xBF)),
+        0xFD => Some((6, 0x80, 0xBF)),
+        0xFE | 0xFF => None,
+        _ => strict_rule(lead),
+    }
+}
+
+/// The number of bytes of the well-formed sequence that starts with `lead`: 1 for ASCII
+/// (`00..7F`), 2 for `C2..DF`, 3 for `E0..EF`, 4 for `F0..F4`.
+///
+/// A byte that cannot start a well-formed sequence gives **1**: the continuation bytes
+/// `80..BF` and the bytes that never appear in UTF-8, `C0`, `C1` and `F5..FF`. Such a byte
+/// is an error on its own, and skipping it is the way forward. (For the length the bits of
+/// such a byte announce, `C0` -> 2, `F5` -> 4, see [`announced_len`].)
+///
+/// ```
+/// use vutf8::grammar::sequence_len;
+/// assert_eq!(sequence_len(b'a'), 1);
+/// assert_eq!(sequence_len(0xE2), 3); // '€' is E2 82 AC
+/// assert_eq!(sequence_len(0xF4), 4);
+/// assert_eq!(sequence_len(0x80), 1);
+/// assert_eq!(sequence_len(0xC0), 1);
+/// assert_eq!(sequence_len(0xF5), 1);
+/// ```
+#[inline]
+pub const fn sequence_len(lead: u8) -> usize {
+    match strict_rule(lead) {
+        Some((len, _, _)) => len,
+        None => 1,
+    }
+}
+
+/// The range (inclusive) the second byte of a sequence that starts with `lead` must fall
+/// in, by Table 3-7: `A0..BF` after `E0`, `80..9F` after `ED`, `90..BF` after `F0`,
+/// `80..8F` after `F4`, `80..BF` after the other lead bytes. `None` for ASCII bytes (no
+/// second byte) and for bytes that cannot start a sequence.
+///
+/// ```
+/// use vutf8::grammar::second_byte_range;
+/// assert_eq!(second_byte_range(0xE0), Some((0xA0, 0xBF)));
+/// assert_eq!(second_byte_range(0xC3), Some((0x80, 0xBF)));
+/// assert_eq!(second_byte_range(b'a'), None);
+/// assert_eq!(second_byte_range(0xC1), None);
+/// ```
+#[inline]
+pub const fn second_byte_range(lead: u8) -> Option<(u8, u8)> {
+    match strict_rule(lead) {
+        Some((len, lo, hi)) if len > 1 => Some((lo, hi)),
+        _ => None,
+    }
+}
+
+/// The length the leading one bits of `byte` announce, ignoring the RFC 3629 limits:
+/// 2 for `C0..DF`, 3 for `E0..EF`, 4 for `F0..F7`; 1 for ASCII, continuation bytes and
+/// `F8..FF`. This is [`crate::Utf8Error::sequence_len`] for strict UTF-8.
+///
+/// ```
+/// use vutf8::grammar::announced_len;
+/// assert_eq!(announced_len(0xC0), 2);
+/// assert_eq!(announced_len(0xF7), 4);
+/// assert_eq!(announced_len(0xF8), 1);
+/// ```
+#[inline]
+pub const fn announced_len(byte: u8) -> usize {
+    match byte {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        _ => 1,
+    }
+}
+
+/// [`sequence_len`] for original UTF-8 ([`crate::legacy`]): as for strict UTF-8, plus 4
+/// for `F5..F7`, 5 for `F8..FB` and 6 for `FC`, `FD`. Bytes that cannot start a sequence
+/// (`80..BF`, `C0`, `C1`, `FE`, `FF`) give 1.
+///
+/// ```
+/// use vutf8::grammar::legacy_sequence_len;
+/// assert_eq!(legacy_sequence_len(0xF7), 4);
+/// assert_eq!(legacy_sequence_len(0xFD), 6);
+/// assert_eq!(legacy_sequence_len(0xFE), 1);
+/// ```
+#[inline]
+pub const fn legacy_sequence_len(lead: u8) -> usize {
+    match legacy_rule(lead) {
+        Some((len, _, _)) => len,
+        None => 1,
+    }
+}
+
+/// [`second_byte_range`] for original UTF-8: also `88..BF` after `F8`, `84..BF` after `FC`,
+/// `80..BF` after `F4..F7`, `F9..FB` and `FD`.
+#[inline]
+pub const fn legacy_second_byte_range(lead: u8) -> Option<(u8, u8)> {
+    match legacy_rule(lead) {
+        Some((len, lo, hi)) if len > 1 => Some((lo, hi)),
+        _ => None,
+    }
+}
+
+/// [`announced_len`] for original UTF-8: also 5 for `F8..FB` and 6 for `FC`, `FD`.
+#[inline]
+pub const fn legacy_announced_len(byte: u8) -> usize {
+    match byte {
+        0xF8..=0xFB => 5,
+        0xFC..=0xFD => 6,
+        _ => announced_len(byte),
+    }
+}
+
+/// The largest `i <= index` (`index` clamped to `bytes.len()`) such that cutting `bytes`
+/// at `i` does not split a character of valid text: `index` moved back over at most 3
+/// continuation bytes.
+///
+/// If `bytes` is valid UTF-8, `bytes[..i]` and `bytes[i..]` are both valid. If it is not,
+/// the cut is still safe for validation: `bytes` is valid exactly when both halves are
+/// (a character has at most 3 continuation bytes, so after 3 steps back the byte at `i`
+/// is an error wherever the cut is).
+///
+/// ```
+/// use vutf8::grammar::floor_boundary;
+/// let s = "a€b".as_bytes(); // 61 E2 82 AC 62
+/// assert_eq!(floor_boundary(s, 0), 0);
+/// assert_eq!(floor_boundary(s, 1), 1);
+/// assert_eq!(floor_boundary(s, 2), 1);
+/// assert_eq!(floor_boundary(s, 3), 1);
+/// assert_eq!(floor_boundary(s, 4), 4);
+/// assert_eq!(floor_boundary(s, 99), 5);
+/// ```
+#[inline]
+pub fn floor_boundary(bytes: &[u8], index: usize) -> usize {
+    let mut i = index.min(bytes.len());
+    for _ in 0..3 {
+        match bytes.get(i) {
+            Some(&b) if i > 0 && is_continuation(b) => i -= 1,
+            _ => break,
+        }
+    }
+    i
+}
+
+/// A table of well-formed sequences, for the generic scalar decoder [`decode`].
+pub(crate) trait Table {
+    /// The sequence length and second-byte range for a byte that starts a sequence.
+    fn rule(lead: u8) -> Option<(usize, u8, u8)>;
+    /// The length the lead byte's bits announce, for [`Utf8Error::sequence_len`].
+    fn announced_len(lead: u8) -> usize;
+}
+
+/// Strict UTF-8: RFC 3629.
+pub(crate) struct Strict;
+
+/// Original UTF-8: 1 to 6 octets, values up to 7FFF FFFF.
+pub(crate) struct Legacy;
+
+impl Table for Strict {
+    #[inline(always)]
+    fn rule(lead: u8) -> Option<(usize, u8, u8)> {
+        strict_rule(lead)
+    }
+    #[inline(always)]
+    fn announced_len(lead: u8) -> usize {
+        announced_len(lead)
+    }
+}
+
+impl Table for Legacy {
+    #[inline(always)]
+    fn rule(lead: u8) -> Option<(usize, u8, u8)> {
+        legacy_rule(lead)
+    }
+    #[inline(always)]
+    fn announced_len(lead: u8) -> usize {
+        legacy_announced_len(lead)
+    }
+}
+
+/// The value encoded by `bytes[..n]` read as an n-byte sequence with the usual bit layout
+/// (1 to 6 bytes), if all `n` bytes are present and the trailing ones are continuation
+/// bytes.
+pub(crate) fn raw_value(bytes: &[u8], n: usize) -> Option<u32> {
+    if n < 2 || bytes.len() < n || !bytes[1..n].iter().all(|&b| is_continuation(b)) {
+        return None;
+    }
+    let lead_bits = u32::from(bytes[0]) & (0x7F >> n);
+    Some(
+        bytes[1..n]
+            .iter()
+            .fold(lead_bits, |acc, &b| (acc << 6) | u32::from(b & 0x3F)),
+    )
+}
+
+/// The error at the start of `bytes` (which is not empty), relative offset 0.
+#[cold]
+fn error<T: Table>(bytes: &[u8], kind: ErrorKind, error_len: usize) -> Utf8Error {
+    let sequence_len = T::announced_len(bytes[0]);
+    let code_point = match kind {
+        ErrorKind::Overlong | ErrorKind::Surrogate | ErrorKind::TooLarge => {
+            raw_value(bytes, sequence_len).unwrap_or(Utf8Error::NO_CODE_POINT)
+        }
+        _ => Utf8Error::NO_CODE_POINT,
+    };
+    Utf8Error {
+        valid_up_to: 0,
+        error_len: error_len as u8,
+        kind,
+        code_point,
+        sequence_len: sequence_len as u8,
+    }
+}
+
+/// Decodes the sequence at the start of `bytes` (not empty) by table `T`: its value and
+/// length, or the error (with `valid_up_to() == 0`): the maximal subpart and the reason.
+///
+/// The kinds, for both tables: a byte that starts nothing is an unexpected continuation
+/// byte, an overlong lead (`C0`, `C1` before a continuation byte), too large (`F5..F7`
+/// before a continuation byte; only strict), or else an invalid byte. A second byte out of
+/// range is "too short" if it is no continuation byte, otherwise a surrogate after `ED`,
+/// too large after `F4` (only strict), and overlong after the others (`E0`, `F0`, and for
+/// legacy `F8`, `FC`).
+#[inline]
+pub(crate) fn decode<T: Table>(bytes: &[u8]) -> Result<(u32, usize), Utf8Error> {
+    let lead = bytes[0];
+    let Some((len, second_lo, second_hi)) = T::rule(lead) else {
+        // Not a lead byte at all. Say why, as precisely as the next byte allows.
+        let next_is_cont = bytes.len() > 1 && is_continuation(bytes[1]);
+        let kind = match lead {
+            0x80..=0xBF => ErrorKind::UnexpectedContinuation,
+            0xC0 | 0xC1 if next_is_cont => ErrorKind::Overlong,
+            0xF5..=0xF7 if next_is_cont => ErrorKind::TooLarge,
+            _ => ErrorKind::InvalidByte,
+        };
+        return Err(error::<T>(bytes, kind, 1));
+    };
+    if len == 1 {
+        return Ok((u32::from(lead), 1));
+    }
+    // The second byte: its own range depends on the lead.
+    let Some(&second) = bytes.get(1) else {
+        return Err(error::<T>(bytes, ErrorKind::Incomplete, 0));
+    };
+    if !(second_lo..=second_hi).contains(&second) {
+        let kind = if !is_continuation(second) {
+            ErrorKind::TooShort
+        } else {
+            match lead {
+                0xED => ErrorKind::Surrogate,
+                0xF4 => ErrorKind::TooLarge, // strict: F4 followed by 90..BF
+                _ => ErrorKind::Overlong,
+            }
+        };
+        return Err(error::<T>(bytes, kind, 1));
+    }
+    // Every later byte: a plain continuation byte.
+    for i in 2..len {
+        match bytes.get(i) {
+            None => return Err(error::<T>(bytes, ErrorKind::Incomplete, 0)),
+            Some(&b) if !is_continuation(b) => {
+                return Err(error::<T>(bytes, ErrorKind::TooShort, i))
+            }
+            Some(_) => {}
+        }
+    }
+    match raw_value(bytes, len) {
+        Some(value) => Ok((value, len)),
+        // Unreachable: every byte was checked above. Reported, not panicked on.
+        None => Err(error::<T>(bytes, ErrorKind::TooShort, 1)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_agree_with_std() {
+        // A lead byte starts a well-formed sequence of `sequence_len` bytes exactly when
+        // std accepts some sequence of that length starting with it.
+        for lead in 0..=255u8 {
+            let n = sequence_len(lead);
+            let mut accepted = false;
+            for second in 0x80..=0xBFu8 {
+                let mut s = [lead, second, 0x80, 0x80];
+                if n == 1 {
+                    s[1] = b'a';
+                }
+                let ok = core::str::from_utf8(&s[..n]).is_ok();
+                accepted |= ok;
+                if n > 1 {
+                    let (lo, hi) = second_byte_range(lead).unwrap();
+                    assert_eq!(ok, (lo..=hi).contains(&second), "{lead:02X} {second:02X}");
+                }
+            }
+            assert_eq!(
+                accepted,
+                core::str::from_utf8(&[lead]).is_ok() || n > 1,
+                "{lead:02X}"
+            );
+            assert!(announced_len(lead) >= n);
+            assert!(legacy_sequence_len(lead) >= n);
+        }
+    }
+
+    #[test]
+    fn floor_boundary_steps_back_at_most_three() {
+        let b = b"ab\x80\x80\x80\x80\x80cd";
+        assert_eq!(floor_boundary(b, 0), 0);
+        assert_eq!(floor_boundary(b, 1), 1);
+        // Only in invalid text does the cut go back past a byte that no continuation byte
+        // can follow: either way, the text is valid exactly when both halves are.
+        assert_eq!(floor_boundary(b, 2), 1);
+        assert_eq!(floor_boundary(b, 3), 1);
+        assert_eq!(floor_boundary(b, 4), 1);
+        assert_eq!(floor_boundary(b, 5), 2);
+        assert_eq!(floor_boundary(b, 6), 3);
+        assert_eq!(floor_boundary(b, 7), 7);
+        assert_eq!(floor_boundary(b, 100), b.len());
+        assert_eq!(floor_boundary(b"\x80\x80", 1), 0);
+        assert_eq!(floor_boundary(b"", 5), 0);
+        let s = "a€🌍".as_bytes();
+        for i in 0..=s.len() {
+            let cut = floor_boundary(s, i);
+            assert!(cut <= i && i - cut <= 3);
+            assert!(
+                core::str::from_utf8(&s[..cut]).is_ok() && core::str::from_utf8(&s[cut..]).is_ok()
+            );
+            assert!((cut..=i)
+                .skip(1)
+                .all(|j| !"a€🌍".is_char_boundary(j) || j == cut));
+        }
+    }
+}
