@@ -5,7 +5,8 @@
 //!
 //! A large slice is cut into chunks of about `chunk` bytes, each checked on its own by a
 //! rayon task. Each cut is moved back onto a byte where every decoder that restarts after
-//! each maximal subpart (as `from_utf8` and `--all` do) starts afresh ([`cut`]), so what
+//! each maximal subpart (as `from_utf8` and `vutf8::errors` do) starts afresh ([`cut`],
+//! the library's `grammar::floor_boundary`), so what
 //! lies before a cut cannot change what is found after it. What lies after it can change
 //! what is found before it, though: `E2 82` at the end of a chunk is "input ends inside a
 //! sequence" alone, but "sequence cut short" when the next chunk starts with `41`. So each
@@ -21,13 +22,14 @@
 //! (`find_map_first`) and the first chunk with an error wins, or, when counting, every
 //! chunk is checked and counted. With `--all`, windows of chunks are first tested in
 //! parallel with the fast yes/no check, and only the dirty chunks are then scanned in
-//! order, one error after another, so the report is in file order and needs no memory per
-//! error.
+//! order by the library's [`vutf8::errors`] (every error, resuming after each maximal
+//! subpart), so the report is in file order and needs no memory per error.
 //!
 //! Line and column ([`crate::position`]) are counted only up to each error found, and only
 //! when asked for.
 
 use rayon::prelude::*;
+use vutf8::grammar::{floor_boundary, is_continuation};
 use vutf8::Utf8Error;
 
 use crate::args::Bom;
@@ -121,18 +123,20 @@ fn chunk_bounds(data: &[u8], chunk: usize) -> Vec<usize> {
     bounds
 }
 
-/// The last byte at or before `at` (`3 <= at < data.len()`), at most 3 bytes back, where
-/// every decoder starts afresh: see the module documentation.
+/// Where to cut `data` near `at` (`3 <= at < data.len()`): the library's one boundary
+/// rule, [`floor_boundary`], which moves back over at most 3 continuation bytes. On valid
+/// text that is a character boundary. On invalid text it may still stop on a continuation
+/// byte, after a run of 4 or more, where it could split a character (`F0 9F 98 80 | 80`
+/// cut before `9F`): `floor_boundary` promises only that validity is kept, which is all a
+/// yes/no check needs. Exact errors need a byte where decoding restarts, and in that case
+/// `at` itself is one (it follows 3 continuation bytes, so no sequence reaches it).
 fn cut(data: &[u8], at: usize) -> usize {
-    (at - 3..=at)
-        .rev()
-        .find(|&i| !is_continuation(data[i]))
-        .unwrap_or(at)
-}
-
-#[inline]
-fn is_continuation(byte: u8) -> bool {
-    byte & 0xC0 == 0x80
+    let floor = floor_boundary(data, at);
+    if is_continuation(data[floor]) {
+        at
+    } else {
+        floor
+    }
 }
 
 /// Chunk `i` of `data`, with one byte of the next chunk appended (see the module docs).
@@ -248,15 +252,11 @@ fn all_errors(
             if !dirty {
                 continue;
             }
-            let (mut at, end) = (bounds[i], bounds[i + 1]);
-            let part = extended(data, bounds, i);
-            while at < end {
-                let Err(error) = engine.validate(&part[at - bounds[i]..]) else {
-                    break;
-                };
-                let found = at + error.valid_up_to();
+            let (start, end) = (bounds[i], bounds[i + 1]);
+            for error in vutf8::errors(extended(data, bounds, i)) {
+                let found = start + error.valid_up_to();
                 if found >= end {
-                    break;
+                    break; // it belongs to the next chunk
                 }
                 valid = false;
                 let here = settings.track.then(|| {
@@ -272,8 +272,7 @@ fn all_errors(
                 .map_err(Failure::Write)?;
                 position.advance_error();
                 // `None` (the input ends inside a sequence) only happens in the last chunk.
-                at = error.error_len().map_or(data.len(), |len| found + len);
-                counted = at;
+                counted = error.error_len().map_or(data.len(), |len| found + len);
             }
         }
         progress.inc((bounds[last] - bounds[first]) as u64);
