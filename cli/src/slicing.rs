@@ -70,18 +70,8 @@ pub fn scan_slice(
         match first_error(text, &bounds, settings, progress) {
             (None, chars) => scanned.chars = chars,
             (Some((at, error)), _) => {
-                let mut position = Position::default();
-                let position = settings.track.then(|| {
-                    position.advance_valid(&text[..at]);
-                    &position
-                });
-                emit(&Finding::new(
-                    (base + at) as u64,
-                    error,
-                    &text[at..],
-                    position,
-                ))
-                .map_err(Failure::Write)?;
+                let finding = Located::new(text, base, settings.track).finding(at, error);
+                emit(&finding).map_err(Failure::Write)?;
                 scanned.valid = false;
             }
         }
@@ -239,8 +229,7 @@ fn all_errors(
     let engine = settings.engine;
     let chunks = bounds.len() - 1;
     let window = (rayon::current_num_threads() * 4).max(1);
-    let mut position = Position::default();
-    let mut counted = 0; // bytes already fed to `position`
+    let mut located = Located::new(data, base, settings.track);
     let mut valid = true;
     for first in (0..chunks).step_by(window) {
         let last = (first + window).min(chunks);
@@ -259,20 +248,7 @@ fn all_errors(
                     break; // it belongs to the next chunk
                 }
                 valid = false;
-                let here = settings.track.then(|| {
-                    position.advance_valid(&data[counted..found]);
-                    &position
-                });
-                emit(&Finding::new(
-                    (base + found) as u64,
-                    error,
-                    &data[found..],
-                    here,
-                ))
-                .map_err(Failure::Write)?;
-                position.advance_error();
-                // `None` (the input ends inside a sequence) only happens in the last chunk.
-                counted = error.error_len().map_or(data.len(), |len| found + len);
+                emit(&located.finding(found, error)).map_err(Failure::Write)?;
             }
         }
         progress.inc((bounds[last] - bounds[first]) as u64);
@@ -283,6 +259,43 @@ fn all_errors(
         0
     };
     Ok((valid, chars))
+}
+
+/// Findings in a slice, in order, with line and column counted only up to each of them.
+struct Located<'a> {
+    data: &'a [u8],
+    /// The input offset of `data[0]` (3 after a signature).
+    base: usize,
+    track: bool,
+    position: Position,
+    /// Bytes of `data` already fed to `position`.
+    counted: usize,
+}
+
+impl<'a> Located<'a> {
+    fn new(data: &'a [u8], base: usize, track: bool) -> Self {
+        Located {
+            data,
+            base,
+            track,
+            position: Position::default(),
+            counted: 0,
+        }
+    }
+
+    /// The finding for `error` at `data[at]`, which comes after the previous one; the
+    /// position then moves past the error's maximal subpart.
+    fn finding(&mut self, at: usize, error: Utf8Error) -> Finding {
+        let here = self.track.then(|| {
+            self.position.advance_valid(&self.data[self.counted..at]);
+            &self.position
+        });
+        let finding = Finding::new((self.base + at) as u64, error, &self.data[at..], here);
+        self.position.advance_error();
+        // `None`: the input ends inside a sequence, which is its last error.
+        self.counted = error.error_len().map_or(self.data.len(), |len| at + len);
+        finding
+    }
 }
 
 #[cfg(test)]

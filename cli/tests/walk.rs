@@ -38,14 +38,7 @@ fn bounded(mut cmd: Command) -> Run {
         }
         std::thread::sleep(Duration::from_millis(5));
     }
-    let out = child.wait_with_output().expect("output");
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!stderr.contains("panicked"), "vutf8 panicked: {stderr}");
-    Run {
-        status: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr,
-    }
+    Run::from(child.wait_with_output().expect("output"))
 }
 
 /// `vutf8 ARGS` in `dir` (paths in the output are then relative), with no colour
