@@ -14,7 +14,9 @@
 //!   at most) and counted with the next buffer, since an error may still start in them;
 //! - the bytes each error is made of, which may start in those held-back bytes;
 //! - the character count of a valid input, for `--summary`;
-//! - stopping at the first error without `--all` (the rest of the input is not read).
+//! - stopping at the first error without `--all` (the rest of the input is not read, and
+//!   the scanner is fed only up to just past the first error, which the fast validator
+//!   finds).
 
 use std::io::{self, Read};
 
@@ -133,6 +135,25 @@ impl Scan<'_> {
         if self.settings.count {
             self.chars += position::count_chars(chunk);
         }
+        if self.settings.all {
+            return self.feed(chunk, emit);
+        }
+        // The first error only: the validator finds where it is, and the scanner is fed
+        // only up to just past it, so that the errors after it (thousands in a binary
+        // file) are never looked for.
+        let mut rest = chunk;
+        while !rest.is_empty() && !self.stop && self.failed.is_none() {
+            let n = match self.settings.engine.validate(rest) {
+                Ok(()) => rest.len(),
+                Err(e) => (e.valid_up_to() + 4).min(rest.len()),
+            };
+            self.feed(&rest[..n], emit);
+            rest = &rest[n..];
+        }
+    }
+
+    /// Feeds `chunk` to the scanner, reporting the errors it finds.
+    fn feed(&mut self, chunk: &[u8], emit: Emit<'_>) {
         // The held-back bytes, which errors may start in: the buffer continues them.
         let mut held = [0u8; 3];
         let held_len = self.scanner.pending().len();
