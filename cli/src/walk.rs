@@ -25,6 +25,7 @@
 //! depth-first walk that visits each directory's entries sorted by name, so the output is
 //! the same on every run, and the same as the single-threaded walker this replaced gave.
 
+use std::cmp::Ordering;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -142,7 +143,7 @@ impl Walk {
         });
         drop(send);
         let mut items: Vec<Item> = receive.into_iter().collect();
-        items.sort_by(|a, b| sort_key(a).cmp(sort_key(b)));
+        items.sort_unstable_by(|a, b| walk_order(sort_key(a), sort_key(b)));
         Ok(items)
     }
 }
@@ -153,6 +154,26 @@ fn sort_key(item: &Item) -> &Path {
         Item::File { path, .. } | Item::Stream(path) | Item::Unreadable(path, _) => path,
         Item::Stdin => Path::new(""),
     }
+}
+
+/// The order of paths under one root, component by component, as [`Path`]'s own order
+/// (`a/z` before `a.b`), but comparing the bytes directly, with a separator below every
+/// other byte: parsing components made the sort a tenth of a whole check of `/usr/share`.
+/// The walker makes every path the root joined with plain names, so there are no `.`
+/// components or doubled separators below the root that parsing would have removed.
+fn walk_order(a: &Path, b: &Path) -> Ordering {
+    let key = |byte: &u8| {
+        if std::path::is_separator(char::from(*byte)) {
+            0
+        } else {
+            u16::from(*byte) + 1
+        }
+    };
+    let (a, b) = (
+        a.as_os_str().as_encoded_bytes(),
+        b.as_os_str().as_encoded_bytes(),
+    );
+    a.iter().map(key).cmp(b.iter().map(key))
 }
 
 /// A walk error as an input that could not be read: the path it concerns (for a loop, the
