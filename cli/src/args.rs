@@ -34,11 +34,12 @@ pub struct Cli {
     pub check: CheckArgs,
 
     /// Use this validator instead of the best one for this CPU (scalar, sse4.2, avx2,
-    /// neon, simd128); an error if this CPU cannot run it.
+    /// neon, simd128) to find whether and where an input first goes wrong; an error if
+    /// this CPU cannot run it.
     #[arg(long, value_name = "NAME", global = true)]
     pub backend: Option<String>,
 
-    /// Worker threads (default: one per core).
+    /// Threads, for checking and for walking directories (default: one per core).
     #[arg(short = 'j', long, value_name = "N", global = true)]
     pub threads: Option<usize>,
 
