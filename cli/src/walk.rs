@@ -211,3 +211,22 @@ fn unreadable(root: &Path, error: ignore::Error) -> Item {
 fn strip_path(e: &io::Error) -> String {
     e.to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn walk_order_is_the_order_of_path_components() {
+        let names = [
+            "r/a", "r/a/z", "r/a/z/1", "r/a.b", "r/a-b/c", "r/a b", "r/ab", "r/A", "r/é", "r/~",
+            "r/a/zz", "r/a/z.x", "r/b/a", "r/b", "r",
+        ];
+        for a in names {
+            for b in names {
+                let (a, b) = (Path::new(a), Path::new(b));
+                assert_eq!(walk_order(a, b), a.cmp(b), "{a:?} {b:?}");
+            }
+        }
+    }
+}
