@@ -22,8 +22,9 @@
 //! an ordinary `&[u8]`, assuming that no one changes the file while it is mapped. If
 //! another process writes to it meanwhile, the verdict is about some mix of old and new
 //! bytes (as any checker of a changing file would give). If another process *truncates*
-//! it, the pages past the new end no longer exist and the kernel stops `vutf8` with
-//! `SIGBUS` (the shell shows status 135); nothing is written or corrupted. Inputs that may
+//! it, the pages past the new end no longer exist and the kernel raises `SIGBUS` at the
+//! next read of one; on Unix a handler ([`map`] installs it) then writes a message and
+//! ends the run with exit status 2; nothing is written or corrupted. Inputs that may
 //! shrink while checked (logs being rotated) are safe as a stream: `vutf8 < FILE`.
 
 use std::fs::File;
@@ -129,13 +130,52 @@ fn read_up_to(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
 }
 
 /// Maps `file` read-only, or says `None` if this file or system cannot be mapped (the
-/// caller then streams it).
+/// caller then streams it). On Unix, a truncation while mapped ends the run with a message
+/// and exit status 2 instead of a bare `SIGBUS`.
 pub fn map(file: &File) -> Option<Mmap> {
+    #[cfg(unix)]
+    truncation::guard();
     // SAFETY: the mapping is only read, as a `&[u8]`, for as long as this function's caller
     // holds it. That is sound as long as no other process modifies or truncates the file
     // meanwhile, which we assume, as every tool that maps files does; the module
     // documentation says what happens if one does (a mixed verdict, or SIGBUS on
-    // truncation), and how to avoid it (stream the file).
+    // truncation, caught by `truncation::guard`), and how to avoid it (stream the file).
     let map = unsafe { MmapOptions::new().map(file) }.ok()?;
     Some(map)
+}
+
+/// A file truncated while mapped: instead of dying by `SIGBUS` without a word, `vutf8`
+/// says what happened and exits with status 2 (the check did not happen).
+#[cfg(unix)]
+mod truncation {
+    use std::sync::Once;
+
+    /// What is written to stderr: a fixed string, since a signal handler may not format.
+    const MESSAGE: &[u8] = b"vutf8: a mapped file shrank while it was checked (SIGBUS); \
+check files that may be truncated meanwhile as a stream: vutf8 < FILE\n";
+
+    /// Installs the handler, once.
+    pub fn guard() {
+        static INSTALL: Once = Once::new();
+        INSTALL.call_once(|| {
+            // SAFETY: `sigaction` is called with a zeroed (then filled) `sigaction` struct
+            // that lives across the call, and installs a handler that only calls
+            // async-signal-safe functions (`write`, `_exit`).
+            unsafe {
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = on_sigbus as extern "C" fn(libc::c_int) as usize;
+                libc::sigemptyset(&mut action.sa_mask);
+                libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut());
+            }
+        });
+    }
+
+    extern "C" fn on_sigbus(_: libc::c_int) {
+        // SAFETY: `write` and `_exit` are async-signal-safe; `MESSAGE` is a static buffer of
+        // the length given.
+        unsafe {
+            libc::write(2, MESSAGE.as_ptr().cast(), MESSAGE.len());
+            libc::_exit(2);
+        }
+    }
 }

@@ -410,3 +410,47 @@ fn colour_on_request_never_into_a_pipe_and_never_with_no_color() {
     let r = with_env(&["."], &[("CLICOLOR_FORCE", "1")]);
     assert!(escape(&r), "{r:?}");
 }
+
+#[test]
+fn a_mapped_file_truncated_while_checked_ends_the_run_with_a_message() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    // Every byte an error: `--all` writes a finding per byte, so the child fills its stdout
+    // pipe and blocks there, in the middle of the mapped file, until we read.
+    let path = write(dir.path(), "shrinking.bin", &vec![0xFF; 4 << 20]);
+    let mut child = vutf8()
+        .args(["--all", "--mmap-threshold", "0"])
+        .arg(&path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 4096];
+    stdout.read_exact(&mut first).unwrap();
+    // Now it is blocked writing, with the file mapped: cut the file to nothing.
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(0)
+        .unwrap();
+    let drain = std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > LIMIT {
+            let _ = child.kill();
+            panic!("vutf8 did not end after its file was truncated");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let out = child.wait_with_output().unwrap();
+    drain.join().unwrap().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{:?}: {stderr}", out.status);
+    assert!(
+        stderr.contains("vutf8: a mapped file shrank while it was checked (SIGBUS)"),
+        "{stderr}"
+    );
+}
