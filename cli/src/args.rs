@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::scan::MIN_CHUNK;
+use crate::slicing::MIN_CHUNK;
 
 const AFTER_HELP: &str = "\
 Each error is reported as PATH:LINE:COLUMN: byte OFFSET: REASON (bytes: ..), with LINE and
@@ -34,11 +34,12 @@ pub struct Cli {
     pub check: CheckArgs,
 
     /// Use this validator instead of the best one for this CPU (scalar, sse4.2, avx2,
-    /// neon, simd128); an error if this CPU cannot run it.
+    /// neon, simd128) to find whether and where an input first goes wrong; an error if
+    /// this CPU cannot run it.
     #[arg(long, value_name = "NAME", global = true)]
     pub backend: Option<String>,
 
-    /// Worker threads (default: one per core).
+    /// Threads, for checking and for walking directories (default: one per core).
     #[arg(short = 'j', long, value_name = "N", global = true)]
     pub threads: Option<usize>,
 
@@ -58,6 +59,17 @@ pub enum Bom {
     Strip,
     /// A finding: the input counts as invalid.
     Report,
+}
+
+/// When to colour the output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorWhen {
+    /// On a terminal, unless `NO_COLOR` is set.
+    Auto,
+    /// Always, even into a pipe or a file.
+    Always,
+    /// Never.
+    Never,
 }
 
 /// Options of the default command, checking.
@@ -90,9 +102,39 @@ pub struct CheckArgs {
     pub summary: bool,
 
     /// Follow symbolic links met inside directories (those named on the command line are
-    /// always followed).
+    /// always followed); a loop or a dangling link is then an input that cannot be read.
     #[arg(short = 'L', long)]
     pub follow: bool,
+
+    /// Inside directories, also check what `.gitignore` (in a git repository), `.ignore`,
+    /// `.git/info/exclude` and the global git excludes would leave out.
+    #[arg(long)]
+    pub no_ignore: bool,
+
+    /// Inside directories, also check hidden files and walk hidden directories (names
+    /// starting with `.`, `.git` included).
+    #[arg(long)]
+    pub hidden: bool,
+
+    /// Inside directories, check only files matching GLOB (gitignore syntax), or, with a
+    /// leading `!`, leave out what matches; repeatable, the last matching glob wins.
+    #[arg(short = 'g', long = "glob", value_name = "GLOB")]
+    pub globs: Vec<String>,
+
+    /// Walk at most N levels below each directory named: 1 checks only the files directly
+    /// in it, 2 those of its subdirectories too, and so on (0: nothing inside it).
+    #[arg(long, value_name = "N")]
+    pub max_depth: Option<usize>,
+
+    /// Also check files met inside directories whose first 8192 bytes hold a NUL byte
+    /// (skipped by default as binary; files named on the command line are always checked).
+    #[arg(long)]
+    pub binary: bool,
+
+    /// When to colour file names, positions and reasons: `auto` (on a terminal, unless
+    /// NO_COLOR is set), `always`, `never`.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto)]
+    pub color: ColorWhen,
 
     /// Bytes per parallel chunk of a mapped file, and per read of a stream (for tests).
     #[arg(long, hide = true, default_value_t = 1 << 20,

@@ -17,7 +17,8 @@ use vutf8::Backend;
 use vutf8_corpus::Script;
 
 use crate::args::BenchArgs;
-use crate::scan::{self, Engine};
+use crate::engine::Engine;
+use crate::slicing;
 
 /// A verdict that every method must agree on: `None` for valid, else where and how long.
 type Verdict = Option<(usize, Option<usize>)>;
@@ -56,7 +57,7 @@ fn methods(engine: Engine) -> Vec<Method> {
     list.push(Method {
         name: format!("{} threads", rayon::current_num_threads()),
         run: Box::new(move |input| {
-            scan::first_error_parallel(input, engine, 1 << 20).map(|(at, e)| (at, e.error_len()))
+            slicing::first_error_parallel(input, engine, 1 << 20).map(|(at, e)| (at, e.error_len()))
         }),
     });
     list
@@ -105,7 +106,7 @@ fn table(args: &BenchArgs, engine: Engine) -> io::Result<bool> {
         Some(path) => {
             let file = std::fs::File::open(path)
                 .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-            mapped = crate::check::map(&file);
+            mapped = crate::reading::map(&file);
             let data: &[u8] = mapped.as_deref().unwrap_or(&[]);
             vec![(path.display().to_string(), data)]
         }

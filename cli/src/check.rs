@@ -1,78 +1,298 @@
-//! Checking one input: a large regular file is memory-mapped and checked on all cores;
-//! everything else (small files, standard input, FIFOs, devices, a file that cannot be
-//! mapped) is streamed through a buffer of fixed size. Neither reads a file whole into
-//! memory. See [`crate::scan`] for how either finds exactly what a whole-input check finds.
+//! The default command, `vutf8 [OPTIONS] [PATH]...`: checks every input, writes the
+//! findings, returns the exit status.
 //!
-//! ## Mapped files and their one hazard
-//!
-//! Mapping a file makes its pages, which are already in the page cache when the file was
-//! read recently, part of our address space without copying them: the validator reads
-//! them in place, every core on its own chunk. The cost is a trust: the bytes are read as
-//! an ordinary `&[u8]`, assuming that no one changes the file while it is mapped. If
-//! another process writes to it meanwhile, the verdict is about some mix of old and new
-//! bytes (as any checker of a changing file would give). If another process *truncates*
-//! it, the pages past the new end no longer exist and the kernel stops `vutf8` with
-//! `SIGBUS` (the shell shows status 135); nothing is written or corrupted. Inputs that may
-//! shrink while checked (logs being rotated) are safe as a stream: `vutf8 < FILE`.
+//! The steps, each a function below: [`Plan::new`] turns the options into what to scan
+//! and how to write it; [`inputs`] lists the inputs ([`crate::walk`]); [`progress_bar`]
+//! decides whether a bar is shown; then, batch after batch of [`BATCH`] inputs,
+//! [`first_pass`] checks the regular files in parallel up to their first error, and
+//! [`Run::report`] goes through the batch in order: it writes each first finding, reads
+//! each stream in its turn, scans an invalid file again with `--all` (writing every error
+//! as it is found, so no list of errors is ever held in memory), and counts. [`Run::end`]
+//! writes the summary.
 
-use std::fs::File;
-use std::io;
+use std::io::{self, BufWriter, IsTerminal, StdoutLock, Write};
+use std::time::Instant;
 
-use memmap2::{Mmap, MmapOptions};
+use rayon::prelude::*;
 
+use crate::args::{Bom, CheckArgs};
+use crate::color::{paint, Palette};
+use crate::engine::{Engine, Settings};
+use crate::findings::{Failure, Finding};
 use crate::progress::Progress;
-use crate::scan::{self, Emit, Failure, Scanned, Settings};
-use crate::walk::Item;
+use crate::reading::{Outcome, Reading};
+use crate::report::{self, Format, Reporter, Totals};
+use crate::walk::{Item, Walk};
+use crate::{warn, INVALID, TROUBLE, VALID};
 
-/// How an input is read.
-#[derive(Clone, Copy, Debug)]
-pub struct Reading {
-    /// Regular files of at least this many bytes are mapped; smaller ones are streamed.
-    pub mmap_threshold: u64,
+/// Inputs checked in parallel before their findings are written.
+const BATCH: usize = 256;
+
+/// What the parallel pass learns about a regular file: its outcome and first finding.
+type FirstPass = Result<(Outcome, Option<Finding>), Failure>;
+
+/// Runs the default command; returns the exit status.
+pub fn run(args: &CheckArgs, engine: Engine, bom: Bom, threads: usize) -> u8 {
+    let start = Instant::now();
+    let plan = Plan::new(args, engine, bom);
+    let items = match inputs(args, threads) {
+        Ok(items) => items,
+        Err(message) => {
+            warn(format_args!("{message}"));
+            return TROUBLE;
+        }
+    };
+    let progress = progress_bar(args, &items);
+    // Whichever way this function returns, the bar leaves the screen.
+    let _clear = ClearOnDrop(&progress);
+    let mut run = Run {
+        out: Reporter::new(
+            BufWriter::new(io::stdout().lock()),
+            plan.format,
+            Palette::for_stream(args.color, &io::stdout()),
+        ),
+        flush_each: io::stdout().is_terminal(),
+        messages: Palette::for_stream(args.color, &io::stderr()),
+        totals: Totals::default(),
+        plan: &plan,
+        progress: &progress,
+    };
+    for batch in items.chunks(BATCH) {
+        let checked = first_pass(batch, &plan, &progress);
+        for (item, checked) in batch.iter().zip(checked) {
+            if let Err(status) = run.report(item, checked) {
+                return status;
+            }
+        }
+        if let Err(status) = run.flush() {
+            return status;
+        }
+    }
+    progress.finish();
+    run.end(args, start)
 }
 
-impl Reading {
-    /// Checks one input (not an [`Item::Unreadable`]) and passes each finding to `emit`.
-    pub fn check(
-        &self,
-        item: &Item,
-        settings: &Settings,
-        progress: &Progress,
-        emit: Emit<'_>,
-    ) -> Result<Scanned, Failure> {
-        let path = match item {
-            Item::Stdin => {
-                let mut stdin = io::stdin().lock();
-                return scan::scan_stream(&mut stdin, None, settings, progress, emit);
-            }
-            Item::File(path) | Item::Stream(path) => path,
-            Item::Unreadable(_, e) => {
-                return Err(Failure::Read(io::Error::new(e.kind(), e.to_string())))
-            }
+/// What the options ask for.
+struct Plan {
+    format: Format,
+    /// Whether every error is reported.
+    all: bool,
+    /// How an input is scanned when its findings are written.
+    full: Settings,
+    /// How the parallel pass scans: up to the first error, with positions only when that
+    /// is all that will be written.
+    first: Settings,
+    reading: Reading,
+}
+
+impl Plan {
+    fn new(args: &CheckArgs, engine: Engine, bom: Bom) -> Plan {
+        let format = if args.quiet {
+            Format::Quiet
+        } else if args.files_with_errors {
+            Format::Names
+        } else if args.json {
+            Format::Json
+        } else {
+            Format::Text
         };
-        let mut file = File::open(path).map_err(Failure::Read)?;
-        let meta = file.metadata().map_err(Failure::Read)?;
-        if meta.is_dir() {
-            return Err(Failure::Read(io::Error::from(io::ErrorKind::IsADirectory)));
+        let all = args.all && format.needs_position();
+        let full = Settings {
+            engine,
+            all,
+            track: format.needs_position(),
+            chunk: usize::try_from(args.chunk_size).unwrap_or(usize::MAX),
+            count: args.summary,
+            bom,
+        };
+        let first = Settings {
+            all: false,
+            track: full.track && !all,
+            ..full
+        };
+        Plan {
+            format,
+            all,
+            full,
+            first,
+            reading: Reading {
+                mmap_threshold: args.mmap_threshold,
+                skip_binary: !args.binary,
+            },
         }
-        if meta.is_file() && meta.len() >= self.mmap_threshold.max(1) {
-            if let Some(map) = map(&file) {
-                return scan::scan_slice(&map, settings, progress, emit);
-            }
-        }
-        let size_hint = meta.is_file().then_some(meta.len());
-        scan::scan_stream(&mut file, size_hint, settings, progress, emit)
     }
 }
 
-/// Maps `file` read-only, or says `None` if this file or system cannot be mapped (the
-/// caller then streams it).
-pub fn map(file: &File) -> Option<Mmap> {
-    // SAFETY: the mapping is only read, as a `&[u8]`, for as long as this function's caller
-    // holds it. That is sound as long as no other process modifies or truncates the file
-    // meanwhile, which we assume, as every tool that maps files does; the module
-    // documentation says what happens if one does (a mixed verdict, or SIGBUS on
-    // truncation), and how to avoid it (stream the file).
-    let map = unsafe { MmapOptions::new().map(file) }.ok()?;
-    Some(map)
+/// The inputs, in order, or why the options cannot be used (a bad glob).
+fn inputs(args: &CheckArgs, threads: usize) -> Result<Vec<Item>, String> {
+    Walk {
+        follow: args.follow,
+        no_ignore: args.no_ignore,
+        hidden: args.hidden,
+        globs: args.globs.clone(),
+        max_depth: args.max_depth,
+        threads,
+    }
+    .inputs(&args.paths)
+}
+
+/// A progress bar when stderr is a terminal, `-q` is not given and the work is large
+/// ([`crate::progress`]).
+fn progress_bar(args: &CheckArgs, items: &[Item]) -> Progress {
+    if args.quiet || !io::stderr().is_terminal() {
+        return Progress::none();
+    }
+    let streams = items
+        .iter()
+        .any(|item| matches!(item, Item::Stdin | Item::Stream(_)));
+    let total = (!streams).then(|| {
+        items
+            .iter()
+            .filter_map(|item| match item {
+                Item::File { path, .. } => std::fs::metadata(path).ok().map(|m| m.len()),
+                _ => None,
+            })
+            .sum()
+    });
+    Progress::new(total, true)
+}
+
+/// The regular files of `batch`, checked in parallel up to their first error (`None` for
+/// the other inputs, which are read in their turn).
+fn first_pass(batch: &[Item], plan: &Plan, progress: &Progress) -> Vec<Option<FirstPass>> {
+    batch
+        .par_iter()
+        .map(|item| {
+            let Item::File { .. } = item else { return None };
+            let mut first = None;
+            let result = plan.reading.check(item, &plan.first, progress, &mut |f| {
+                first = Some(*f);
+                Ok(())
+            });
+            Some(result.map(|outcome| (outcome, first)))
+        })
+        .collect()
+}
+
+/// The writing half of a run: findings, messages and totals, in input order.
+struct Run<'a> {
+    out: Reporter<BufWriter<StdoutLock<'static>>>,
+    /// Flush after each finding (stdout is a terminal).
+    flush_each: bool,
+    /// The colours of stderr.
+    messages: Palette,
+    totals: Totals,
+    plan: &'a Plan,
+    progress: &'a Progress,
+}
+
+impl Run<'_> {
+    /// Writes what is known about `item` (scanning it first if the parallel pass did not),
+    /// and counts it. `Err` carries the exit status when the run must end (stdout failed).
+    fn report(&mut self, item: &Item, checked: Option<FirstPass>) -> Result<(), u8> {
+        let name = item.display_name();
+        let (plan, progress) = (self.plan, self.progress);
+        let (out, flush_each) = (&mut self.out, self.flush_each);
+        let mut write = |f: &Finding| {
+            out.finding(&name, f)?;
+            if flush_each {
+                progress.suspend(|| out.flush())?;
+            }
+            Ok(())
+        };
+        let result = match (item, checked) {
+            (Item::Unreadable(_, e), _) => {
+                Err(Failure::Read(io::Error::new(e.kind(), e.to_string())))
+            }
+            // A stream (or stdin), in its turn.
+            (_, None) => plan.reading.check(item, &plan.full, progress, &mut write),
+            (_, Some(Ok((Outcome::Checked(scanned), _)))) if !scanned.valid && plan.all => {
+                // Invalid, with --all: scan again, writing every error as it is found.
+                plan.reading
+                    .check(item, &plan.full, &Progress::none(), &mut write)
+                    .map(|_| Outcome::Checked(scanned))
+            }
+            (_, Some(Ok((outcome, found)))) => found
+                .iter()
+                .try_for_each(&mut write)
+                .map(|()| outcome)
+                .map_err(Failure::Write),
+            (_, Some(Err(e))) => Err(e),
+        };
+        match result {
+            Ok(Outcome::Checked(scanned)) => {
+                self.totals.files += 1;
+                self.totals.bytes += scanned.bytes;
+                self.totals.chars += scanned.chars;
+                self.totals.invalid += u64::from(!scanned.valid);
+                Ok(())
+            }
+            Ok(Outcome::Binary) => {
+                self.totals.binary += 1;
+                Ok(())
+            }
+            Err(Failure::Read(e)) => {
+                self.totals.unreadable += 1;
+                self.flush()?;
+                let name = paint(self.messages.path, &name);
+                progress.suspend(|| warn(format_args!("{name}: {e}")));
+                Ok(())
+            }
+            Err(Failure::Write(e)) => {
+                self.totals.invalid += 1; // a finding was being written
+                Err(self.status().max(write_failed(e)))
+            }
+        }
+    }
+
+    /// Flushes the findings written so far.
+    fn flush(&mut self) -> Result<(), u8> {
+        let result = self.progress.suspend(|| self.out.flush());
+        result.map_err(|e| self.status().max(write_failed(e)))
+    }
+
+    /// The exit status so far.
+    fn status(&self) -> u8 {
+        if self.totals.unreadable > 0 {
+            TROUBLE
+        } else if self.totals.invalid > 0 {
+            INVALID
+        } else {
+            VALID
+        }
+    }
+
+    /// Writes the summary if asked for; returns the exit status.
+    fn end(self, args: &CheckArgs, start: Instant) -> u8 {
+        if args.summary {
+            if self.plan.format == Format::Json {
+                let line = report::summary_json(&self.totals, start.elapsed());
+                let _ = writeln!(io::stderr().lock(), "{line}");
+            } else {
+                let line = report::summary(&self.totals, start.elapsed(), &self.messages);
+                warn(format_args!("{line}"));
+            }
+        }
+        self.status()
+    }
+}
+
+/// Clears the progress bar when dropped.
+struct ClearOnDrop<'a>(&'a Progress);
+
+impl Drop for ClearOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.finish();
+    }
+}
+
+/// Handles a failed write of the findings: quietly for a closed pipe (the reader has seen
+/// enough), with a message otherwise. Returns the least exit status this implies.
+fn write_failed(e: io::Error) -> u8 {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        INVALID
+    } else {
+        warn(format_args!("cannot write the output: {e}"));
+        TROUBLE
+    }
 }

@@ -19,9 +19,11 @@ use std::io::{self, BufWriter, Read, Write};
 use vutf8::Repairer;
 
 use crate::args::{Bom, RepairArgs};
+use crate::engine::{Engine, Settings};
+use crate::findings::{Failure, Finding, Problem};
 use crate::progress::Progress;
 use crate::report;
-use crate::scan::{self, Engine, Failure, Finding, Problem, Settings};
+use crate::streams;
 
 /// Reads from `inner`, and writes the repaired text of what was read to `out`.
 struct Tee<R, W> {
@@ -135,7 +137,7 @@ pub fn run(args: &RepairArgs, engine: Engine, bom: Bom) -> u8 {
     };
     let mut replaced = 0u64;
     let mut signature = false;
-    let result = scan::scan_stream(
+    let result = streams::scan_stream(
         &mut tee,
         None,
         &settings,

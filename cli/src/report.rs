@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use vutf8::{ErrorKind, Utf8Error};
 
-use crate::scan::{Finding, Problem};
+use crate::color::{paint, Palette};
+use crate::findings::{Finding, Problem};
 
 /// How findings are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,12 +86,17 @@ pub fn hex(bytes: &[u8]) -> String {
 pub struct Reporter<W: Write> {
     out: W,
     format: Format,
+    palette: Palette,
 }
 
 impl<W: Write> Reporter<W> {
-    /// A reporter writing to `out`.
-    pub fn new(out: W, format: Format) -> Self {
-        Reporter { out, format }
+    /// A reporter writing to `out`, in the colours of `palette` (JSON is never coloured).
+    pub fn new(out: W, format: Format, palette: Palette) -> Self {
+        Reporter {
+            out,
+            format,
+            palette,
+        }
     }
 
     /// Writes one finding in the input called `name`. With [`Format::Names`], the caller
@@ -100,14 +106,16 @@ impl<W: Write> Reporter<W> {
             Problem::Utf8(error) => (kind_name(error.kind()), reason(error)),
             Problem::Bom => ("bom", "UTF-8 signature (BOM) at the start".to_string()),
         };
+        let p = &self.palette;
         match self.format {
             Format::Text => writeln!(
                 self.out,
-                "{name}:{}:{}: byte {}: {reason} (bytes: {})",
-                f.line,
-                f.column,
+                "{}:{}: byte {}: {} (bytes: {})",
+                paint(p.path, name),
+                paint(p.position, format_args!("{}:{}", f.line, f.column)),
                 f.offset,
-                hex(f.bytes())
+                paint(p.bad, reason),
+                paint(p.bytes, hex(f.bytes()))
             ),
             Format::Json => {
                 let value = serde_json::json!({
@@ -122,7 +130,7 @@ impl<W: Write> Reporter<W> {
                 serde_json::to_writer(&mut self.out, &value)?;
                 self.out.write_all(b"\n")
             }
-            Format::Names => writeln!(self.out, "{name}"),
+            Format::Names => writeln!(self.out, "{}", paint(p.path, name)),
             Format::Quiet => Ok(()),
         }
     }
@@ -146,28 +154,61 @@ pub struct Totals {
     pub invalid: u64,
     /// Inputs that could not be read.
     pub unreadable: u64,
+    /// Files found in directories and skipped as binary.
+    pub binary: u64,
 }
 
 /// The `--summary` line: "3 files, 1234567 bytes (1.2 MB), 1000000 characters in valid
-/// files, 1 invalid, 0 unreadable, in 0.012 s (0.10 GB/s)".
-pub fn summary(totals: &Totals, elapsed: Duration) -> String {
+/// files, 1 invalid, 0 unreadable, 2 binary files skipped, in 0.012 s (0.10 GB/s)".
+pub fn summary(totals: &Totals, elapsed: Duration, palette: &Palette) -> String {
     let secs = elapsed.as_secs_f64();
-    let rate = if secs > 0.0 {
-        totals.bytes as f64 / secs / 1e9
-    } else {
-        0.0
-    };
     let files = if totals.files == 1 { "file" } else { "files" };
+    let count = |n: u64| {
+        let style = if n > 0 {
+            palette.bad
+        } else {
+            anstyle::Style::new()
+        };
+        paint(style, n).to_string()
+    };
+    let binary = if totals.binary == 1 { "file" } else { "files" };
     format!(
         "{} {files}, {} bytes ({}), {} characters in valid files, {} invalid, {} unreadable, \
-         in {secs:.3} s ({rate:.2} GB/s)",
+         {} binary {binary} skipped, in {secs:.3} s ({:.2} GB/s)",
         totals.files,
         totals.bytes,
         human_bytes(totals.bytes),
         totals.chars,
-        totals.invalid,
-        totals.unreadable,
+        count(totals.invalid),
+        count(totals.unreadable),
+        totals.binary,
+        rate(totals.bytes, secs),
     )
+}
+
+/// The summary as one JSON object, for `--json --summary`.
+pub fn summary_json(totals: &Totals, elapsed: Duration) -> String {
+    let secs = elapsed.as_secs_f64();
+    serde_json::json!({
+        "files": totals.files,
+        "bytes": totals.bytes,
+        "characters": totals.chars,
+        "invalid": totals.invalid,
+        "unreadable": totals.unreadable,
+        "binary_skipped": totals.binary,
+        "seconds": secs,
+        "gb_per_s": rate(totals.bytes, secs),
+    })
+    .to_string()
+}
+
+/// Throughput in GB/s (0 when no time passed).
+fn rate(bytes: u64, secs: f64) -> f64 {
+    if secs > 0.0 {
+        bytes as f64 / secs / 1e9
+    } else {
+        0.0
+    }
 }
 
 /// `1234567` -> `"1.2 MB"` (decimal units, like GB/s).

@@ -465,7 +465,7 @@ fn quiet_list_and_summary() {
     assert_eq!(r.lines().len(), 2);
     assert!(
         r.stderr.starts_with(
-            "vutf8: 3 files, 19 bytes (19 B), 7 characters in valid files, 2 invalid, 0 unreadable, in "
+            "vutf8: 3 files, 19 bytes (19 B), 7 characters in valid files, 2 invalid, 0 unreadable, 0 binary files skipped, in "
         ),
         "{}",
         r.stderr

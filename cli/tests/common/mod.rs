@@ -43,12 +43,19 @@ pub fn run_cmd(mut cmd: Command, stdin: &[u8]) -> Run {
     });
     let out = child.wait_with_output().expect("vutf8 ends");
     feeder.join().expect("feeder");
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!stderr.contains("panicked"), "vutf8 panicked: {stderr}");
-    Run {
-        status: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr,
+    Run::from(out)
+}
+
+impl From<std::process::Output> for Run {
+    /// What a finished run left, checked for a panic.
+    fn from(out: std::process::Output) -> Run {
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(!stderr.contains("panicked"), "vutf8 panicked: {stderr}");
+        Run {
+            status: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+            stderr,
+        }
     }
 }
 
