@@ -22,7 +22,7 @@
 
 use core::arch::aarch64::*;
 
-use crate::arch::generic::lookup;
+use crate::arch::generic::schedule;
 use crate::arch::vector::Vector;
 
 /// A 128-bit register. Only made by the `unsafe` constructors of [`Vector`], whose callers
@@ -116,7 +116,7 @@ impl Vector for NeonVector {
     }
 }
 
-/// Runs the lookup algorithm with NEON; see [`lookup::validate`]. On error, the position
+/// Runs the lookup algorithm with NEON; see [`schedule::validate`]. On error, the position
 /// comes from the cold [`locate`].
 ///
 /// # Safety
@@ -125,14 +125,14 @@ impl Vector for NeonVector {
 pub(crate) unsafe fn validate(input: &[u8]) -> Result<(), usize> {
     // SAFETY: the caller guarantees NEON, and this function enables it, so the generic code
     // is inlined here and compiled with it.
-    match unsafe { lookup::validate::<NeonVector>(input) } {
+    match unsafe { schedule::validate::<NeonVector>(input) } {
         Ok(()) => Ok(()),
         // SAFETY: as above.
         Err(from) => Err(unsafe { locate(input, from) }),
     }
 }
 
-/// The cold path of [`validate`]: see [`lookup::locate`].
+/// The cold path of [`validate`]: see [`schedule::locate`].
 ///
 /// # Safety
 /// The CPU supports NEON.
@@ -141,5 +141,5 @@ pub(crate) unsafe fn validate(input: &[u8]) -> Result<(), usize> {
 #[target_feature(enable = "neon")]
 unsafe fn locate(input: &[u8], from: usize) -> usize {
     // SAFETY: the caller guarantees NEON, and this function enables it.
-    unsafe { lookup::locate::<NeonVector>(input, from) }
+    unsafe { schedule::locate::<NeonVector>(input, from) }
 }

@@ -21,7 +21,7 @@
 
 use core::arch::wasm32::*;
 
-use crate::arch::generic::lookup;
+use crate::arch::generic::schedule;
 use crate::arch::vector::Vector;
 
 /// A 128-bit register. Only made by the `unsafe` constructors of [`Vector`], whose callers
@@ -109,7 +109,7 @@ impl Vector for Simd128Vector {
     }
 }
 
-/// Runs the lookup algorithm with simd128; see [`lookup::validate`]. On error, the
+/// Runs the lookup algorithm with simd128; see [`schedule::validate`]. On error, the
 /// position comes from the cold [`locate`].
 ///
 /// # Safety
@@ -118,14 +118,14 @@ impl Vector for Simd128Vector {
 pub(crate) unsafe fn validate(input: &[u8]) -> Result<(), usize> {
     // SAFETY: simd128 is enabled for this function (and the whole program), so the generic
     // code is inlined here and compiled with it.
-    match unsafe { lookup::validate::<Simd128Vector>(input) } {
+    match unsafe { schedule::validate::<Simd128Vector>(input) } {
         Ok(()) => Ok(()),
         // SAFETY: as above.
         Err(from) => Err(unsafe { locate(input, from) }),
     }
 }
 
-/// The cold path of [`validate`]: see [`lookup::locate`].
+/// The cold path of [`validate`]: see [`schedule::locate`].
 ///
 /// # Safety
 /// The engine supports simd128.
@@ -134,5 +134,5 @@ pub(crate) unsafe fn validate(input: &[u8]) -> Result<(), usize> {
 #[target_feature(enable = "simd128")]
 unsafe fn locate(input: &[u8], from: usize) -> usize {
     // SAFETY: simd128 is enabled for this function.
-    unsafe { lookup::locate::<Simd128Vector>(input, from) }
+    unsafe { schedule::locate::<Simd128Vector>(input, from) }
 }

@@ -9,7 +9,7 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use crate::arch::generic::lookup;
+use crate::arch::generic::schedule;
 use crate::arch::vector::Vector;
 
 /// A 128-bit register. Only made by the `unsafe` constructors of [`Vector`], whose callers
@@ -100,7 +100,7 @@ impl Vector for Sse42Vector {
     }
 }
 
-/// Runs the lookup algorithm with SSE4.2; see [`lookup::validate`]. On error, the
+/// Runs the lookup algorithm with SSE4.2; see [`schedule::validate`]. On error, the
 /// position comes from the cold [`locate`].
 ///
 /// # Safety
@@ -109,14 +109,14 @@ impl Vector for Sse42Vector {
 pub(crate) unsafe fn validate(input: &[u8]) -> Result<(), usize> {
     // SAFETY: the caller guarantees SSE4.2, and this function enables it, so the generic
     // code is inlined here and compiled with it.
-    match unsafe { lookup::validate::<Sse42Vector>(input) } {
+    match unsafe { schedule::validate::<Sse42Vector>(input) } {
         Ok(()) => Ok(()),
         // SAFETY: as above.
         Err(from) => Err(unsafe { locate(input, from) }),
     }
 }
 
-/// The cold path of [`validate`]: see [`lookup::locate`].
+/// The cold path of [`validate`]: see [`schedule::locate`].
 ///
 /// # Safety
 /// The CPU supports SSE4.2.
@@ -125,5 +125,5 @@ pub(crate) unsafe fn validate(input: &[u8]) -> Result<(), usize> {
 #[target_feature(enable = "sse4.2")]
 unsafe fn locate(input: &[u8], from: usize) -> usize {
     // SAFETY: the caller guarantees SSE4.2, and this function enables it.
-    unsafe { lookup::locate::<Sse42Vector>(input, from) }
+    unsafe { schedule::locate::<Sse42Vector>(input, from) }
 }
