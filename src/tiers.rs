@@ -1,14 +1,20 @@
 //! The size tiers: which input lengths take which path, on which backend. Every length
 //! threshold of the validator and of the character count is defined here and nowhere else.
 //!
-//! | input length (bytes)        | [`crate::is_valid`] / [`crate::from_utf8`]                   | [`crate::Backend::validate`] (raw)           |
-//! |-----------------------------|--------------------------------------------------------------|----------------------------------------------|
-//! | `< STD_BELOW` (0..=7)       | `core::str::from_utf8`                                       | as below                                     |
-//! | `..= ASCII_WORDS_MAX` (64)  | `<[u8]>::is_ascii` (a word at a time); if not ASCII, as below | as below                                     |
-//! | `< REGISTER_128` (0..=15)   | 128-bit backends: one register packed from two 8-byte reads   | same                                         |
-//! | `< WIDE_MIN` (16..=31)      | AVX2 hands the input to SSE4.2                               | same                                         |
-//! | `< SHORT_BELOW` (..=512)    | the short path: straight through the registers, one ASCII test, no loop | same                              |
-//! | `>= SHORT_BELOW` (513..)    | the main loop: `LOOP_GROUP` blocks of `BLOCK` bytes between error tests, then single blocks, then the last `BLOCK` bytes re-checked (overlapping) | same |
+//! The paths, checked in this order (`len` is the input length in bytes):
+//!
+//! | condition                          | path                                                        | backends        |
+//! |------------------------------------|-------------------------------------------------------------|-----------------|
+//! | `len < STD_BELOW` (8)              | `core::str::from_utf8` (public API only)                    | all             |
+//! | `len <= ASCII_WORDS_MAX` (64)      | `<[u8]>::is_ascii`, a word at a time; ASCII ends here (public API only) | all |
+//! | `len < WIDE_MIN` (32)              | handed to SSE4.2                                            | AVX2            |
+//! | `len < REGISTER_128` (16)          | one register packed from two 8-byte reads                   | 128-bit ones    |
+//! | `len < SHORT_BELOW` (513)          | the short path: straight through the registers, one ASCII test above one block, no loop | all vector ones |
+//! | otherwise                          | the main loop: groups of `LOOP_GROUP` (8) blocks of `BLOCK` (64) bytes between error tests, then single blocks, then the last `BLOCK` bytes re-checked, overlapping | all vector ones |
+//!
+//! "Public API only": [`crate::is_valid`] and [`crate::from_utf8`] take these paths before
+//! any backend; [`crate::Backend::validate`] runs the backend on every length. The 128-bit
+//! backends are SSE4.2, NEON and simd128.
 //!
 //! Without a vector backend (scalar fallback): `< FALLBACK_STD_BELOW` (16) bytes go to
 //! `core::str::from_utf8`, longer ones to [`crate::scalar`]. [`crate::count_chars`]: under
@@ -18,10 +24,13 @@
 //! In the main loop, leading ASCII is skipped `ASCII_SKIP_BLOCKS` blocks, then one block,
 //! at a time before any table is loaded.
 //!
-//! These are public (and hidden from the documentation) so that the integration tests can
-//! derive the lengths they sweep from them: a test that hard-codes "the short path ends at
-//! 128 bytes" silently stops reaching the code it was written for when a tier moves. They
-//! describe this build and are no part of the stable API.
+//! Why public but `#[doc(hidden)]`: the integration tests (`tests/boundary_sweep.rs`,
+//! `tests/guard_pages.rs`) derive the lengths they sweep from these constants, and
+//! integration tests only see public items. A test that hard-codes "the short path ends at
+//! 128 bytes" silently stops reaching the code it was written for when a tier moves (it
+//! happened). They describe this build, not a promise: they are hidden from the API
+//! documentation and may change in any release. This page is the one table of tiers; read
+//! it in the source, or with `cargo doc --document-private-items`.
 
 /// Inputs shorter than this go to `core::str::from_utf8` (setting up vector registers costs
 /// more than the work). Only when it reports an error does the scalar decoder run, to say

@@ -155,7 +155,7 @@ type Plan = Vec<(usize, Vec<usize>)>;
 fn plan() -> Plan {
     let mode = std::env::var("VUTF8_EXHAUSTIVE");
     let (all_up_to, near, stride, sampled) = match mode.as_deref() {
-        Err(_) => (ALL_UP_TO, 3, Some(37), true),
+        Ok("sample") | Err(_) => (ALL_UP_TO, 3, Some(37), true),
         Ok("full") => (FIRST_GROUP + BLOCK + 3, 3, None, false),
         Ok("reduced") => (2 * BLOCK + 4, 1, None, true),
         Ok(other) => panic!("VUTF8_EXHAUSTIVE must be 'full' or 'reduced', not {other:?}"),
