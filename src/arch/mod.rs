@@ -52,6 +52,7 @@ struct Entry {
 
 /// Whether this CPU has target feature `$feature`: true if it is enabled at compile time,
 /// else asked at run time where that is possible (x86 with `std`).
+#[allow(unused_macros)] // Unused on targets without a vector backend.
 macro_rules! has {
     ($feature:tt) => {
         cfg!(target_feature = $feature) || detect_at_run_time!($feature)
@@ -71,6 +72,7 @@ cfg_if::cfg_if! {
         /// Whether the best backend can be chosen at run time: not on this target or
         /// without `std`.
         const RUNTIME_DETECTION: bool = false;
+        #[allow(unused_macros)] // Unused on targets without a vector backend.
         macro_rules! detect_at_run_time {
             ($feature:tt) => {
                 false
@@ -79,9 +81,55 @@ cfg_if::cfg_if! {
     }
 }
 
+/// Defines a backend's two `#[target_feature]` functions, into which the generic schedule
+/// and algorithm are inlined and so compiled for that instruction set: `validate`, its raw
+/// validator (see the module documentation), and its cold `locate`, kept out of the hot
+/// function. With `below N: narrower::validate`, inputs shorter than `N` bytes go to a
+/// narrower backend whose target feature this one implies (AVX2 hands inputs shorter than
+/// its register to SSE4.2).
+#[allow(unused_macros)] // Unused on targets without a vector backend.
+macro_rules! entry_points {
+    ($vector:ty, $feature:tt $(, below $min:path => $narrower:path)?) => {
+        /// Runs the lookup algorithm with this backend; see
+        /// [`schedule::validate`](crate::arch::generic::schedule::validate). On error, the
+        /// position comes from the cold [`locate`].
+        ///
+        /// # Safety
+        /// The CPU supports this backend's target feature.
+        #[target_feature(enable = $feature)]
+        pub(crate) unsafe fn validate(input: &[u8]) -> Result<(), usize> {
+            $(if input.len() < $min {
+                // SAFETY: this backend's target feature implies the narrower one's.
+                return unsafe { $narrower(input) };
+            })?
+            // SAFETY: the caller guarantees the target feature, and this function enables
+            // it, so the generic code is inlined here and compiled with it. A vector wider
+            // than 128 bits has handed shorter inputs to a 128-bit backend just above.
+            match unsafe { crate::arch::generic::schedule::validate::<$vector>(input) } {
+                Ok(()) => Ok(()),
+                // SAFETY: as above.
+                Err(from) => Err(unsafe { locate(input, from) }),
+            }
+        }
+
+        /// The cold path of [`validate`]: see
+        /// [`schedule::locate`](crate::arch::generic::schedule::locate).
+        ///
+        /// # Safety
+        /// The CPU supports this backend's target feature.
+        #[cold]
+        #[inline(never)]
+        #[target_feature(enable = $feature)]
+        unsafe fn locate(input: &[u8], from: usize) -> usize {
+            // SAFETY: the caller guarantees the target feature, and this function enables it.
+            unsafe { crate::arch::generic::schedule::locate::<$vector>(input, from) }
+        }
+    };
+}
+
 /// Declares this target's backend modules and its table of vector backends (`BACKENDS`),
 /// and `for_each_vector` for the tests. With no entries, the generic algorithm, the
-/// vector trait and their tests are not compiled at all.
+/// vector trait and their tests are not compiled at all (nor are the macros above used).
 macro_rules! backends {
     (mod $arch:ident; $($backend:ident: $vector:ty, $validate:path, $feature:tt;)+) => {
         pub(crate) mod $arch;
@@ -98,6 +146,16 @@ macro_rules! backends {
             detect: || has!($feature),
         }),+];
 
+        /// Runs a test once for every vector type this CPU supports (tests only).
+        #[cfg(test)]
+        pub(crate) trait VectorTest {
+            /// Runs the test with vector type `V`, named `name` in messages.
+            ///
+            /// # Safety
+            /// The CPU supports `V`'s instruction set.
+            unsafe fn run<V: vector::Vector>(&mut self, name: &str);
+        }
+
         /// Runs `test` with every vector type this CPU supports; returns their names.
         #[cfg(test)]
         pub(crate) fn for_each_vector(test: &mut impl VectorTest) -> std::vec::Vec<&'static str> {
@@ -113,12 +171,6 @@ macro_rules! backends {
     () => {
         /// No vector backend on this target.
         const BACKENDS: &[Entry] = &[];
-
-        /// Runs `test` with every vector type this CPU supports: none on this target.
-        #[cfg(test)]
-        pub(crate) fn for_each_vector(_test: &mut impl VectorTest) -> std::vec::Vec<&'static str> {
-            std::vec::Vec::new()
-        }
     };
 }
 
@@ -139,16 +191,6 @@ cfg_if::cfg_if! {
     } else {
         backends! {}
     }
-}
-
-/// Runs a test once for every vector type this CPU supports (tests only).
-#[cfg(test)]
-pub(crate) trait VectorTest {
-    /// Runs the test with vector type `V`, named `name` in messages.
-    ///
-    /// # Safety
-    /// The CPU supports `V`'s instruction set.
-    unsafe fn run<V: vector::Vector>(&mut self, name: &str);
 }
 
 /// The scalar decoder as a raw validator: its error position is exact.
