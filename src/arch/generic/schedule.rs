@@ -2,18 +2,18 @@
 //! when, for every input length. The thresholds are the size tiers of [`crate::tiers`]:
 //!
 //! ```text
-//! length  0        8       16      32             513 (SHORT_BELOW)
-//!         |--std---|-------|-------|---------------|-------------------------------------->
-//!  lib.rs: from_utf8 | is_ascii a word at a time up to 64 bytes, then the backend:
-//!  128-bit          | packed  | short path: whole registers, the last one overlapping;
-//!  (SSE4.2, NEON,   | (2 u64) | one ASCII test above 64 bytes; no loop
-//!  simd128)         |         |                       | main loop (below)
-//!  AVX2             | -> SSE4.2 ------|  short path   | main loop
+//! bytes       0      8           16          32                 513 = SHORT_BELOW
+//!             |      |           |           |                  |
+//! lib.rs      | std  | is_ascii, a word at a time, up to 64 bytes; then the backend:
+//! 128-bit     packed register    | short path                   | main loop
+//! AVX2        -> SSE4.2 ---------------------| short path       | main loop
 //!
-//!  main loop:  [ASCII skip: 4 blocks, then 1 block at a time]
-//!              [first block at 0, registers shifted]
-//!              [group: 8 blocks of 64 bytes, error test]* [block, error test]*
-//!              [last 64 bytes, overlapping the blocks before]
+//! short path: [one ASCII test if > 64 bytes] [register 0] [registers 1.. whole]
+//!             [last register, overlapping] [end-of-input check]
+//! main loop:  [ASCII skip: 4 blocks, then 1 block at a time]
+//!             [first block at 0, registers shifted]
+//!             [group: 8 blocks of 64 bytes, one error test]*  [block, error test]*
+//!             [last 64 bytes, overlapping the blocks before] [end-of-input check]
 //! ```
 //!
 //! # The main loop
