@@ -128,8 +128,8 @@ macro_rules! entry_points {
 }
 
 /// Declares this target's backend modules and its table of vector backends (`BACKENDS`),
-/// and `for_each_vector` for the tests. With no entries, the generic algorithm, the
-/// vector trait and their tests are not compiled at all (nor are the macros above used).
+/// and `for_each_vector` for the tests. With no entries, the generic algorithm is not
+/// compiled at all (nor are the macros above used), and the vector trait only for the tests.
 macro_rules! backends {
     (mod $arch:ident; $($backend:ident: $vector:ty, $validate:path, $feature:tt;)+) => {
         pub(crate) mod $arch;
@@ -146,16 +146,6 @@ macro_rules! backends {
             detect: || has!($feature),
         }),+];
 
-        /// Runs a test once for every vector type this CPU supports (tests only).
-        #[cfg(test)]
-        pub(crate) trait VectorTest {
-            /// Runs the test with vector type `V`, named `name` in messages.
-            ///
-            /// # Safety
-            /// The CPU supports `V`'s instruction set.
-            unsafe fn run<V: vector::Vector>(&mut self, name: &str);
-        }
-
         /// Runs `test` with every vector type this CPU supports; returns their names.
         #[cfg(test)]
         pub(crate) fn for_each_vector(test: &mut impl VectorTest) -> std::vec::Vec<&'static str> {
@@ -169,8 +159,24 @@ macro_rules! backends {
         }
     };
     () => {
+        // No vector backend: the vector trait and the primitive tests are still compiled
+        // for the tests, so that every target lists the same tests (scripts/test-cross.sh
+        // checks it); here they run for no vector type.
+        #[cfg(test)]
+        #[allow(dead_code)]
+        pub(crate) mod vector;
+        #[cfg(test)]
+        #[allow(dead_code)]
+        mod primitive_tests;
+
         /// No vector backend on this target.
         const BACKENDS: &[Entry] = &[];
+
+        /// Runs `test` with every vector type this CPU supports: none on this target.
+        #[cfg(test)]
+        pub(crate) fn for_each_vector(_test: &mut impl VectorTest) -> std::vec::Vec<&'static str> {
+            std::vec::Vec::new()
+        }
     };
 }
 
@@ -191,6 +197,17 @@ cfg_if::cfg_if! {
     } else {
         backends! {}
     }
+}
+
+/// Runs a test once for every vector type this CPU supports (tests only).
+#[cfg(test)]
+#[allow(dead_code)] // Never run on a target without a vector backend.
+pub(crate) trait VectorTest {
+    /// Runs the test with vector type `V`, named `name` in messages.
+    ///
+    /// # Safety
+    /// The CPU supports `V`'s instruction set.
+    unsafe fn run<V: vector::Vector>(&mut self, name: &str);
 }
 
 /// The scalar decoder as a raw validator: its error position is exact.
