@@ -34,7 +34,8 @@ impl Backend {
     ];
 
     /// The backend that [`crate::from_utf8`] and [`crate::is_valid`] use on this CPU for
-    /// inputs of a block (64 bytes) or more.
+    /// the inputs that reach a backend (see `src/tiers.rs`: not those under 8 bytes, nor
+    /// ASCII up to 64 bytes).
     pub fn selected() -> Backend {
         arch::selected()
     }
@@ -73,8 +74,9 @@ impl Backend {
     }
 
     /// Validates `input` with this backend, whatever its length (short inputs go through
-    /// the vector code too, in a zero-padded block), with the same result as
-    /// [`crate::from_utf8`].
+    /// the vector code too: AVX2 hands inputs under 32 bytes to SSE4.2, and the 128-bit
+    /// backends pack inputs under 16 bytes into one register; see `src/tiers.rs`), with the
+    /// same result as [`crate::from_utf8`].
     ///
     /// # Panics
     /// If this CPU cannot run the backend (see [`Backend::is_available`]).

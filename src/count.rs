@@ -13,8 +13,7 @@
 use crate::error::Utf8Error;
 use crate::grammar::{floor_boundary, is_continuation};
 
-/// Inputs shorter than this are counted by the portable code.
-const SHORT: usize = 64;
+use crate::tiers::COUNT_PORTABLE_BELOW;
 
 /// The piece size of [`validate_and_count`]: small enough to stay in L1 cache.
 const PIECE: usize = 16 * 1024;
@@ -34,7 +33,7 @@ pub fn count_chars(text: &str) -> usize {
 /// UTF-8 this is the number of characters.
 #[inline]
 pub(crate) fn count_non_continuation(bytes: &[u8]) -> usize {
-    if bytes.len() < SHORT {
+    if bytes.len() < COUNT_PORTABLE_BELOW {
         count_portable(bytes)
     } else {
         crate::arch::count_non_continuation(bytes)

@@ -65,6 +65,8 @@ mod parallel;
 mod reader;
 pub mod scalar;
 mod stream;
+#[doc(hidden)]
+pub mod tiers;
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(all(doctest, feature = "rayon"))]
@@ -84,22 +86,15 @@ pub use parallel::{par_from_utf8, par_is_valid, PAR_THRESHOLD};
 pub use reader::{Reader, StrChunks};
 pub use stream::Validator;
 
-/// Inputs shorter than this are checked by `core::str::from_utf8`: for them, setting up
-/// the vector registers costs more than the work, and the standard library's scalar loop is
-/// as good as a scalar loop gets. Only when it reports an error does our scalar decoder
-/// run, to say why. Inputs of 8 to 64 bytes are first tested with `<[u8]>::is_ascii`, a
-/// word at a time; the vector backends take those that are not ASCII in one or a few
-/// registers (8 to 15 bytes in one 128-bit register built from two 8-byte reads).
-const SHORT_INPUT: usize = 8;
-
-/// Whether `input` is valid UTF-8. The fastest check this crate has.
+/// Whether `input` is valid UTF-8. The fastest check this crate has. (Which input lengths
+/// take which path: see `src/tiers.rs`.)
 #[inline]
 pub fn is_valid(input: &[u8]) -> bool {
     let len = input.len();
-    if len < SHORT_INPUT {
+    if len < tiers::STD_BELOW {
         return core::str::from_utf8(input).is_ok();
     }
-    if len <= arch::generic::lookup::BLOCK && input.is_ascii() {
+    if len <= tiers::ASCII_WORDS_MAX && input.is_ascii() {
         return true;
     }
     arch::validate(input).is_ok()
@@ -109,13 +104,13 @@ pub fn is_valid(input: &[u8]) -> bool {
 #[inline]
 pub(crate) fn validate(input: &[u8]) -> Result<(), Utf8Error> {
     let len = input.len();
-    if len < SHORT_INPUT {
+    if len < tiers::STD_BELOW {
         return match core::str::from_utf8(input) {
             Ok(_) => Ok(()),
             Err(e) => Err(exact_error(input, e.valid_up_to())),
         };
     }
-    if len <= arch::generic::lookup::BLOCK && input.is_ascii() {
+    if len <= tiers::ASCII_WORDS_MAX && input.is_ascii() {
         return Ok(());
     }
     match arch::validate(input) {

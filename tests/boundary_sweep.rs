@@ -1,14 +1,19 @@
-//! Block-boundary sweep: every class of error at every offset 0..=255 of inputs of every
-//! length 0..=320 (where it fits), after every kind of character, for every backend this
-//! CPU has and for the public API (`from_utf8`, `is_valid`, `Validator`).
+//! Size-tier sweep: every class of error at every offset (or, in long inputs, at every
+//! offset near a register or block boundary and everywhere in the last block), in inputs
+//! of lengths derived from the size tiers of `vutf8::tiers` so that every tier is reached:
+//! the `core::str::from_utf8` path, the packed 128-bit register, AVX2's hand-over to
+//! SSE4.2, the short path (one to 32 registers, the masked and the overlapping last
+//! register, its ASCII test), and the main loop (its first block, the first and second
+//! group of `LOOP_GROUP` blocks, single blocks, the overlapping last block); after every
+//! kind of character, for every backend this CPU has and for the public API
+//! (`from_utf8`, `is_valid`, `Validator`). [`plan`] chooses the lengths and offsets, and
+//! [`every_tier_is_swept`] asserts that they reach every tier.
 //!
 //! An input is `prefix + pattern + suffix`:
 //!
 //! - the prefix is `o` bytes of valid text whose last character is ASCII or a 2-, 3- or
 //!   4-byte character (padded at the front with ASCII), so the error starts at offset `o`
-//!   right after that kind of character, at every position in the 16- and 32-byte
-//!   registers and the 64-byte blocks, before and after the first 64-byte block and the
-//!   128-byte limit of the short-input path;
+//!   right after that kind of character;
 //! - the pattern is one of [`PATTERNS`]: a stray continuation byte, each byte that never
 //!   appears (C0, C1, F5..FF), overlong 2-, 3- and 4-byte forms, surrogates, values above
 //!   U+10FFFF, sequences cut short by an ASCII byte or another lead, and sequences left
@@ -17,13 +22,16 @@
 //!
 //! Each input is checked against `core::str::from_utf8` (`valid_up_to` must be `o`, and
 //! `error_len`), the scalar reference (every field of the error) and the pattern's own
-//! expected [`ErrorKind`]. With `VUTF8_EXHAUSTIVE=reduced` (AddressSanitizer, emulation)
-//! only some lengths are swept; see [`lengths`].
+//! expected [`ErrorKind`]. `VUTF8_EXHAUSTIVE=full` sweeps every offset of every length up
+//! to the second group; `reduced` (AddressSanitizer, emulation) fewer lengths; see [`plan`].
 
 mod common;
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
+use vutf8::tiers::{
+    ASCII_SKIP_BLOCKS, BLOCK, LOOP_GROUP, REGISTER_128, SHORT_BELOW, STD_BELOW, WIDE_MIN,
+};
 use vutf8::{Backend, ErrorKind, Utf8Error, Validator};
 
 use ErrorKind::*;
@@ -101,20 +109,81 @@ const PATTERNS: &[Pattern] = &[
     open(b"\xF4\x8F\xBF"),
 ];
 
-const MAX_LEN: usize = 320;
-const MAX_OFFSET: usize = 255;
+/// Every length up to this is swept with every offset: the `core::str::from_utf8`
+/// path, the packed register, AVX2's hand-over, and the short path up to two blocks and a
+/// 256-bit register (all register counts of both widths, every masked and overlapping last
+/// register, the short path's ASCII test).
+const ALL_UP_TO: usize = 2 * BLOCK + WIDE_MIN;
+/// The first length whose main loop runs a whole group (after its first block).
+const FIRST_GROUP: usize = (1 + LOOP_GROUP) * BLOCK;
+/// The first length whose main loop runs two groups.
+const SECOND_GROUP: usize = (1 + 2 * LOOP_GROUP) * BLOCK;
+/// The longest input swept: two groups, one single block and a partial tail.
+const MAX_LEN: usize = SECOND_GROUP + BLOCK + WIDE_MIN + 3;
 
-/// The input lengths swept: all of 0..=320, or with `VUTF8_EXHAUSTIVE=reduced` (set under
-/// emulation and AddressSanitizer, which are many times slower) all up to 140 (the short
-/// path, two blocks and a bit) and the lengths around the later block boundaries.
-fn lengths() -> Vec<usize> {
-    match std::env::var("VUTF8_EXHAUSTIVE").as_deref() {
-        Ok("reduced") => (0..=140)
-            .chain([191, 192, 193, 255, 256, 257, 319, 320])
-            .collect(),
-        Ok("full") | Err(_) => (0..=MAX_LEN).collect(),
+/// The tier edges above [`ALL_UP_TO`]: block counts of the short path (and its last
+/// length), the main loop's first length, its first group, the group followed by a single
+/// block, and the second group. Lengths within 3 bytes of each are swept.
+fn edges() -> Vec<usize> {
+    vec![
+        3 * BLOCK,
+        ASCII_SKIP_BLOCKS * BLOCK,
+        5 * BLOCK,
+        SHORT_BELOW - 1,
+        SHORT_BELOW,
+        FIRST_GROUP,
+        FIRST_GROUP + BLOCK,
+        SECOND_GROUP,
+        SECOND_GROUP + BLOCK,
+    ]
+}
+
+/// The lengths swept, each with the error offsets swept in it.
+type Plan = Vec<(usize, Vec<usize>)>;
+
+/// Which lengths are swept and, for each, which error offsets.
+///
+/// - default: every length up to [`ALL_UP_TO`] with every offset; every length within 3
+///   bytes of an [edge](edges) and every 37th length up to [`MAX_LEN`] (so that the
+///   length modulo a block varies), with the offsets within 3 bytes of a block boundary,
+///   within 1 byte of a 128-bit register boundary, and every offset in the last block and
+///   the 3 bytes before it;
+/// - `full`: every length up to [`FIRST_GROUP`]` + BLOCK + 3` and every length within 3
+///   bytes of an edge, with every offset (minutes);
+/// - `reduced`: every length up to `2 * BLOCK + 4` with every offset, and the edges ±1
+///   with the sampled offsets.
+fn plan() -> Plan {
+    let mode = std::env::var("VUTF8_EXHAUSTIVE");
+    let (all_up_to, near, stride, sampled) = match mode.as_deref() {
+        Ok("sample") | Err(_) => (ALL_UP_TO, 3, Some(37), true),
+        Ok("full") => (FIRST_GROUP + BLOCK + 3, 3, None, false),
+        Ok("reduced") => (2 * BLOCK + 4, 1, None, true),
         Ok(other) => panic!("VUTF8_EXHAUSTIVE must be 'full' or 'reduced', not {other:?}"),
+    };
+    let mut lengths: Vec<usize> = (0..=all_up_to).collect();
+    for e in edges() {
+        lengths.extend(e - near..=e + near);
     }
+    if let Some(stride) = stride {
+        lengths.extend((all_up_to..=MAX_LEN).step_by(stride));
+    }
+    lengths.sort_unstable();
+    lengths.dedup();
+    lengths
+        .into_iter()
+        .map(|len| {
+            let offsets = (0..=len)
+                .filter(|&o| {
+                    !sampled
+                        || len <= all_up_to
+                        || !(4..=BLOCK - 4).contains(&(o % BLOCK))
+                        || !(2..=REGISTER_128 - 2).contains(&(o % REGISTER_128))
+                        || o + BLOCK + 3 >= len
+                })
+                .collect();
+            (len, offsets)
+        })
+        .collect()
 }
 
 /// Valid text of exactly `len` bytes whose last character has `width` bytes (when
@@ -164,7 +233,7 @@ fn stream(input: &[u8], split: usize) -> [Result<(), Utf8Error>; 2] {
 
 /// Checks one pattern at every length and offset, after every prefix and before both
 /// suffixes. Returns (inputs, checks).
-fn sweep(pattern: &Pattern, backends: &[Backend]) -> (u64, u64) {
+fn sweep(pattern: &Pattern, plan: &Plan, backends: &[Backend]) -> (u64, u64) {
     let prefixes: Vec<Vec<Vec<u8>>> = (1..=4)
         .map(|w| (0..=MAX_LEN).map(|len| prefix(w, len)).collect())
         .collect();
@@ -175,8 +244,9 @@ fn sweep(pattern: &Pattern, backends: &[Backend]) -> (u64, u64) {
     let n = pattern.bytes.len();
     let mut input = Vec::with_capacity(MAX_LEN);
     let (mut inputs, mut checks) = (0u64, 0u64);
-    for len in lengths().into_iter().filter(|&len| len >= n) {
-        for o in 0..=(len - n).min(MAX_OFFSET) {
+    for (len, offsets) in plan.iter().filter(|(len, _)| *len >= n) {
+        let len = *len;
+        for o in offsets.iter().copied().filter(|&o| o + n <= len) {
             let at_end = o + n == len;
             let kind = if at_end && pattern.open {
                 Incomplete
@@ -235,13 +305,14 @@ fn sweep(pattern: &Pattern, backends: &[Backend]) -> (u64, u64) {
 #[test]
 fn every_error_class_at_every_offset_and_length() {
     let backends = common::backends();
+    let plan = plan();
     let (inputs, checks) = (AtomicU64::new(0), AtomicU64::new(0));
     let next = AtomicUsize::new(0);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let start = std::time::Instant::now();
     let work = || {
         while let Some(pattern) = PATTERNS.get(next.fetch_add(1, Ordering::Relaxed)) {
-            let (n, c) = sweep(pattern, &backends);
+            let (n, c) = sweep(pattern, &plan, &backends);
             inputs.fetch_add(n, Ordering::Relaxed);
             checks.fetch_add(c, Ordering::Relaxed);
         }
@@ -258,7 +329,8 @@ fn every_error_class_at_every_offset_and_length() {
     }
     let (inputs, checks) = (inputs.into_inner(), checks.into_inner());
     eprintln!(
-        "boundary sweep: {} patterns, {inputs} inputs, {checks} checks ({} backends), {:.1?}",
+        "boundary sweep: {} lengths, {} patterns, {inputs} inputs, {checks} checks ({} backends), {:.1?}",
+        plan.len(),
         PATTERNS.len(),
         backends.len(),
         start.elapsed()
@@ -271,13 +343,10 @@ fn valid_inputs_of_every_length_after_every_prefix() {
     // The same shapes without an error: nothing may be reported.
     let backends = common::backends();
     let mut cases = 0;
-    for w in 1..=4 {
-        for m in [false, true] {
-            for len in 0..=MAX_LEN {
-                for o in (0..=len.min(MAX_OFFSET))
-                    .step_by(7)
-                    .chain([len.min(MAX_OFFSET)])
-                {
+    for (len, offsets) in plan() {
+        for w in 1..=4 {
+            for m in [false, true] {
+                for o in offsets.iter().copied().step_by(7).chain([len]) {
                     let mut input = prefix(w, o);
                     input.extend_from_slice(&suffix(m, len - o));
                     common::check_all(&input, &backends);
@@ -288,4 +357,86 @@ fn valid_inputs_of_every_length_after_every_prefix() {
         }
     }
     eprintln!("boundary sweep: {cases} valid inputs");
+}
+
+/// Each tier of `vutf8::tiers` (and each part of the main loop) with the lengths and error
+/// offsets that reach it: the plan must contain at least one of each.
+#[test]
+fn every_tier_is_swept() {
+    // (tier, does (len, offset) reach it?)
+    type Reach = fn(usize, usize) -> bool;
+    let tiers: &[(&str, Reach)] = &[
+        ("core::str::from_utf8", |len, _| len < STD_BELOW),
+        ("one packed 128-bit register", |len, _| {
+            (STD_BELOW..REGISTER_128).contains(&len)
+        }),
+        ("AVX2 hands over to SSE4.2", |len, _| {
+            (REGISTER_128..WIDE_MIN).contains(&len)
+        }),
+        (
+            "short path, last register 1-2 bytes past the first (128-bit)",
+            |len, _| (REGISTER_128 + 1..=REGISTER_128 + 2).contains(&len),
+        ),
+        (
+            "short path, last register 1-2 bytes past the first (256-bit)",
+            |len, _| (WIDE_MIN + 1..=WIDE_MIN + 2).contains(&len),
+        ),
+        ("short path, overlapping last register", |len, _| {
+            len > WIDE_MIN + 3 && len % WIDE_MIN != 0
+        }),
+        ("short path above one block (its ASCII test)", |len, o| {
+            len > BLOCK && len < SHORT_BELOW && o > BLOCK
+        }),
+        ("short path, its longest input", |len, o| {
+            len == SHORT_BELOW - 1 && o + BLOCK > len
+        }),
+        ("main loop, its shortest input", |len, o| {
+            len == SHORT_BELOW && o + BLOCK > len
+        }),
+        ("main loop, first block", |len, o| {
+            len >= SHORT_BELOW && o < BLOCK
+        }),
+        (
+            "main loop, ASCII skipped several blocks at a time",
+            |len, o| len >= SHORT_BELOW && o >= ASCII_SKIP_BLOCKS * BLOCK + BLOCK,
+        ),
+        ("main loop, first group", |len, o| {
+            len >= FIRST_GROUP && (BLOCK..FIRST_GROUP).contains(&o)
+        }),
+        (
+            "main loop, block boundaries inside the first group",
+            |len, o| len >= FIRST_GROUP && o > BLOCK && o < FIRST_GROUP && o % BLOCK == 0,
+        ),
+        ("main loop, second group", |len, o| {
+            len >= SECOND_GROUP && (FIRST_GROUP..SECOND_GROUP).contains(&o)
+        }),
+        ("main loop, a single block after a group", |len, o| {
+            len >= FIRST_GROUP + BLOCK && (FIRST_GROUP..FIRST_GROUP + BLOCK).contains(&o)
+        }),
+        ("main loop ending on a block boundary", |len, o| {
+            len >= SHORT_BELOW && len % BLOCK == 0 && o + 3 >= len
+        }),
+        ("main loop, overlapping last block", |len, o| {
+            len > FIRST_GROUP && len % BLOCK != 0 && o + BLOCK > len && o < len - len % BLOCK
+        }),
+        (
+            "main loop, after the overlapping last block's start",
+            |len, o| len > SECOND_GROUP && len % BLOCK != 0 && o >= len - len % BLOCK,
+        ),
+    ];
+    let plan = plan();
+    for (tier, reaches) in tiers {
+        assert!(
+            plan.iter()
+                .any(|(len, offsets)| offsets.iter().any(|&o| reaches(*len, o))),
+            "no swept length and offset reaches: {tier}"
+        );
+    }
+    // Every edge and every length up to ALL_UP_TO (or its reduced form), with every offset.
+    for (len, offsets) in plan.iter().filter(|(len, _)| *len <= 2 * BLOCK + 4) {
+        assert_eq!(offsets.len(), len + 1, "every offset of length {len}");
+    }
+    for e in edges() {
+        assert!(plan.iter().any(|(len, _)| *len == e), "edge {e} swept");
+    }
 }

@@ -3,8 +3,13 @@
 //! readable page preceded by one. A read of even one byte past either end of the input
 //! faults (SIGSEGV) and kills the test, in a normal build: no sanitizer needed.
 //!
-//! Every length 0..=300 (the short paths, one and two registers and blocks, the overlapping
-//! last block), valid text of every script, and errors of several kinds near both ends.
+//! Lengths from the size tiers of `vutf8::tiers`: every length up to `SHORT_LENGTHS` (the
+//! `core::str::from_utf8` path, the packed 128-bit register, AVX2's hand-over to SSE4.2,
+//! and the short path with one to 20 registers, its masked and overlapping last register
+//! and its ASCII test over several blocks), then lengths up to a page: the short path's
+//! last lengths, the main loop's first, its first and second group of `LOOP_GROUP` blocks
+//! and the overlapping last block (see `long_lengths`). Valid text of every script, and
+//! errors of several kinds near both ends.
 //! The rest of the readable page is filled with continuation bytes (`80`), so a read past
 //! the end *within* the page (where no fault can happen) changes the answer and is caught
 //! by the comparison with `core::str::from_utf8`.
@@ -17,6 +22,7 @@ mod common;
 
 use std::io::Read;
 
+use vutf8::tiers::{BLOCK, LOOP_GROUP, SHORT_BELOW};
 use vutf8::{Backend, Utf8Error, Validator};
 use vutf8_corpus::{generate, Script};
 
@@ -224,22 +230,46 @@ fn every_entry_point_stays_inside_the_input() {
     let backends = common::backends();
     let mut guarded = Guarded::new();
     let (mut inputs_checked, mut calls) = (0u64, 0u64);
-    for len in 0..=300 {
+    for len in 0..=SHORT_LENGTHS {
         for input in inputs(len) {
             calls += check(guarded.at_end(&input), &backends);
             calls += check(guarded.at_start(&input), &backends);
             inputs_checked += 2;
         }
     }
-    eprintln!("guard pages: {inputs_checked} placements of inputs of 0..=300 bytes, {calls} calls");
+    eprintln!(
+        "guard pages: {inputs_checked} placements of inputs of 0..={SHORT_LENGTHS} bytes, {calls} calls"
+    );
+}
+
+/// Every length up to this is checked: the short tiers and the short path with up to 5
+/// blocks.
+const SHORT_LENGTHS: usize = 5 * BLOCK;
+
+/// The longer lengths checked: every 61st up to a page, and those within 2 bytes of the
+/// short path's end, of the main loop's first and second group and of the page size.
+fn long_lengths() -> Vec<usize> {
+    let first_group = (1 + LOOP_GROUP) * BLOCK;
+    let mut out: Vec<usize> = (SHORT_LENGTHS + 1..=4096).step_by(61).collect();
+    for edge in [
+        SHORT_BELOW,
+        first_group,
+        first_group + BLOCK,
+        first_group + LOOP_GROUP * BLOCK,
+        4094,
+    ] {
+        out.extend(edge - 2..=edge + 2);
+    }
+    out
 }
 
 #[test]
 fn long_inputs_end_at_the_guard_too() {
-    // The main loop (groups of 8 blocks) and the overlapping last block, up to a page.
+    // The end of the short path, the main loop (groups of LOOP_GROUP blocks, single blocks)
+    // and the overlapping last block, up to a page.
     let backends = common::backends();
     let mut guarded = Guarded::new();
-    for len in (301..=4096).step_by(61).chain([511, 512, 513, 4095, 4096]) {
+    for len in long_lengths() {
         for input in inputs(len) {
             check(guarded.at_end(&input), &backends);
             check(guarded.at_start(&input), &backends);

@@ -1,16 +1,32 @@
 //! Everything that depends on the target: the backends and how one is chosen.
 //!
-//! This is the one place where target `cfg`s are spelled out. Each vector backend provides
-//! an `unsafe fn validate(&[u8]) -> Result<(), usize>` compiled for its instruction set (the
-//! generic lookup algorithm inlined into one `#[target_feature]` function). This module
-//! answers two questions for the rest of the crate:
+//! This is the one place where target `cfg`s are spelled out. Each target lists its vector
+//! backends **once**, in one [`backends!`] table, narrowest first:
 //!
-//! - [`is_available`]: can this CPU run a given [`Backend`]?
-//! - [`validate`]: run the best backend. On x86 with `std`, the first call detects the CPU
-//!   and stores the chosen function in a static pointer; later calls are one load and an
-//!   indirect call. When AVX2 (or, without `std`, SSE4.2) is enabled at compile time
-//!   (`-C target-cpu=native`), that backend is called directly and nothing is detected.
-//!   aarch64 (NEON) and wasm32 (`simd128`) choose at compile time.
+//! ```text
+//! backends! { mod x86;
+//!     Sse42: x86::sse42::Sse42Vector, x86::sse42::validate, "sse4.2";
+//!     Avx2:  x86::avx2::Avx2Vector,   x86::avx2::validate,  "avx2";
+//! }
+//! ```
+//!
+//! Each entry names the [`Backend`], its vector type, its raw validator (an
+//! `unsafe fn(&[u8]) -> Result<(), usize>`: the generic algorithm inlined into one
+//! `#[target_feature]` function) and the target feature it needs. Everything else is
+//! written once over that table:
+//!
+//! - [`is_available`], [`raw`], [`selected`]: can this CPU run a given backend, its raw
+//!   validator, and the widest one it can run.
+//! - [`validate`]: run the best backend. When the widest backend of the table is enabled at
+//!   compile time (`-C target-cpu=native`, and always for NEON on aarch64), or there is no
+//!   run-time detection (no `std`, or a target without it), the choice is made at compile
+//!   time and called directly. Otherwise (x86 with `std`) the first call detects the CPU and
+//!   stores the chosen function in a static pointer; later calls are one load and an
+//!   indirect call.
+//! - `for_each_vector` (tests): run a test with every vector type this CPU supports.
+//!
+//! Adding a backend (say AVX-512) is one entry in its target's table, plus its
+//! [`Backend`] variant.
 //!
 //! A raw validator returns `Err(pos)` when the input is invalid: everything before the
 //! character that contains byte `pos - 1` is valid, and the first error starts at most a few
@@ -18,32 +34,174 @@
 //! ([`crate::exact_error`]) backs up to the start of that character and lets the scalar
 //! decoder find the exact error.
 
+use crate::Backend;
+
+/// The signature every backend's raw validator shares; see the module documentation.
+pub(crate) type RawValidate = unsafe fn(&[u8]) -> Result<(), usize>;
+
+/// One vector backend of this target: a row of its [`backends!`] table.
+struct Entry {
+    backend: Backend,
+    /// The raw validator; may only be called where `detect` returns true.
+    raw: RawValidate,
+    /// Whether the target feature is enabled at compile time (then `detect` is always true).
+    compiled: bool,
+    /// Whether this CPU has the target feature (cached by `std`'s detection).
+    detect: fn() -> bool,
+}
+
+/// Whether this CPU has target feature `$feature`: true if it is enabled at compile time,
+/// else asked at run time where that is possible (x86 with `std`).
+#[allow(unused_macros)] // Unused on targets without a vector backend.
+macro_rules! has {
+    ($feature:tt) => {
+        cfg!(target_feature = $feature) || detect_at_run_time!($feature)
+    };
+}
+
 cfg_if::cfg_if! {
-    if #[cfg(any(
-        target_arch = "x86",
-        target_arch = "x86_64",
-        all(target_arch = "aarch64", target_feature = "neon"),
-        all(target_arch = "wasm32", target_feature = "simd128")
-    ))] {
-        pub(crate) mod generic;
-        pub(crate) mod vector;
-        #[cfg(test)]
-        mod primitive_tests;
+    if #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))] {
+        /// Whether the best backend can be chosen at run time.
+        const RUNTIME_DETECTION: bool = true;
+        macro_rules! detect_at_run_time {
+            ($feature:tt) => {
+                std::is_x86_feature_detected!($feature)
+            };
+        }
     } else {
-        // No vector backend on this target (wasm32 without simd128, other architectures):
-        // the generic algorithm and the vector trait are compiled but never instantiated.
-        #[allow(dead_code)]
+        /// Whether the best backend can be chosen at run time: not on this target or
+        /// without `std`.
+        const RUNTIME_DETECTION: bool = false;
+        #[allow(unused_macros)] // Unused on targets without a vector backend.
+        macro_rules! detect_at_run_time {
+            ($feature:tt) => {
+                false
+            };
+        }
+    }
+}
+
+/// Defines a backend's two `#[target_feature]` functions, into which the generic schedule
+/// and algorithm are inlined and so compiled for that instruction set: `validate`, its raw
+/// validator (see the module documentation), and its cold `locate`, kept out of the hot
+/// function. With `below N: narrower::validate`, inputs shorter than `N` bytes go to a
+/// narrower backend whose target feature this one implies (AVX2 hands inputs shorter than
+/// its register to SSE4.2).
+#[allow(unused_macros)] // Unused on targets without a vector backend.
+macro_rules! entry_points {
+    ($vector:ty, $feature:tt $(, below $min:path => $narrower:path)?) => {
+        /// Runs the lookup algorithm with this backend; see
+        /// [`schedule::validate`](crate::arch::generic::schedule::validate). On error, the
+        /// position comes from the cold [`locate`].
+        ///
+        /// # Safety
+        /// The CPU supports this backend's target feature.
+        #[target_feature(enable = $feature)]
+        pub(crate) unsafe fn validate(input: &[u8]) -> Result<(), usize> {
+            $(if input.len() < $min {
+                // SAFETY: this backend's target feature implies the narrower one's.
+                return unsafe { $narrower(input) };
+            })?
+            // SAFETY: the caller guarantees the target feature, and this function enables
+            // it, so the generic code is inlined here and compiled with it. A vector wider
+            // than 128 bits has handed shorter inputs to a 128-bit backend just above.
+            match unsafe { crate::arch::generic::schedule::validate::<$vector>(input) } {
+                Ok(()) => Ok(()),
+                // SAFETY: as above.
+                Err(from) => Err(unsafe { locate(input, from) }),
+            }
+        }
+
+        /// The cold path of [`validate`]: see
+        /// [`schedule::locate`](crate::arch::generic::schedule::locate).
+        ///
+        /// # Safety
+        /// The CPU supports this backend's target feature.
+        #[cold]
+        #[inline(never)]
+        #[target_feature(enable = $feature)]
+        unsafe fn locate(input: &[u8], from: usize) -> usize {
+            // SAFETY: the caller guarantees the target feature, and this function enables it.
+            unsafe { crate::arch::generic::schedule::locate::<$vector>(input, from) }
+        }
+    };
+}
+
+/// Declares this target's backend modules and its table of vector backends (`BACKENDS`),
+/// and `for_each_vector` for the tests. With no entries, the generic algorithm is not
+/// compiled at all (nor are the macros above used), and the vector trait only for the tests.
+macro_rules! backends {
+    (mod $arch:ident; $($backend:ident: $vector:ty, $validate:path, $feature:tt;)+) => {
+        pub(crate) mod $arch;
         pub(crate) mod generic;
+        pub(crate) mod vector;
+        #[cfg(test)]
+        mod primitive_tests;
+
+        /// This target's vector backends, narrowest first.
+        const BACKENDS: &[Entry] = &[$(Entry {
+            backend: Backend::$backend,
+            raw: $validate as RawValidate,
+            compiled: cfg!(target_feature = $feature),
+            detect: || has!($feature),
+        }),+];
+
+        /// Runs `test` with every vector type this CPU supports; returns their names.
+        #[cfg(test)]
+        pub(crate) fn for_each_vector(test: &mut impl VectorTest) -> std::vec::Vec<&'static str> {
+            let mut ran = std::vec::Vec::new();
+            $(if has!($feature) {
+                // SAFETY: the CPU has the feature (just checked).
+                unsafe { test.run::<$vector>(Backend::$backend.name()) };
+                ran.push(Backend::$backend.name());
+            })+
+            ran
+        }
+    };
+    () => {
+        // No vector backend: the vector trait and the primitive tests are still compiled
+        // for the tests, so that every target lists the same tests (scripts/test-cross.sh
+        // checks it); here they run for no vector type.
+        #[cfg(test)]
         #[allow(dead_code)]
         pub(crate) mod vector;
         #[cfg(test)]
         #[allow(dead_code)]
         mod primitive_tests;
+
+        /// No vector backend on this target.
+        const BACKENDS: &[Entry] = &[];
+
+        /// Runs `test` with every vector type this CPU supports: none on this target.
+        #[cfg(test)]
+        pub(crate) fn for_each_vector(_test: &mut impl VectorTest) -> std::vec::Vec<&'static str> {
+            std::vec::Vec::new()
+        }
+    };
+}
+
+cfg_if::cfg_if! {
+    if #[cfg(any(target_arch = "x86", target_arch = "x86_64"))] {
+        backends! { mod x86;
+            Sse42: x86::sse42::Sse42Vector, x86::sse42::validate, "sse4.2";
+            Avx2: x86::avx2::Avx2Vector, x86::avx2::validate, "avx2";
+        }
+    } else if #[cfg(all(target_arch = "aarch64", target_feature = "neon"))] {
+        backends! { mod aarch64;
+            Neon: aarch64::neon::NeonVector, aarch64::neon::validate, "neon";
+        }
+    } else if #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))] {
+        backends! { mod wasm32;
+            Simd128: wasm32::simd128::Simd128Vector, wasm32::simd128::validate, "simd128";
+        }
+    } else {
+        backends! {}
     }
 }
 
 /// Runs a test once for every vector type this CPU supports (tests only).
 #[cfg(test)]
+#[allow(dead_code)] // Never run on a target without a vector backend.
 pub(crate) trait VectorTest {
     /// Runs the test with vector type `V`, named `name` in messages.
     ///
@@ -52,22 +210,16 @@ pub(crate) trait VectorTest {
     unsafe fn run<V: vector::Vector>(&mut self, name: &str);
 }
 
-use crate::Backend;
-
-/// The signature every backend's raw validator shares; see the module documentation.
-pub(crate) type RawValidate = unsafe fn(&[u8]) -> Result<(), usize>;
-
 /// The scalar decoder as a raw validator: its error position is exact.
 pub(crate) fn scalar_validate(input: &[u8]) -> Result<(), usize> {
     crate::scalar::validate(input).map_err(|e| e.valid_up_to())
 }
 
 /// What [`validate`] runs where no vector backend is available: the scalar decoder, except
-/// that inputs under 16 bytes go to `core::str::from_utf8`, whose loop is faster than ours
-/// there (the vector backends take them in one register). The position is exact either way.
-#[allow(dead_code)] // Unused where a vector backend is chosen at compile time.
+/// that short inputs go to `core::str::from_utf8`, whose loop is faster than ours there
+/// (the vector backends take them in one register). The position is exact either way.
 fn fallback_validate(input: &[u8]) -> Result<(), usize> {
-    if input.len() < 16 {
+    if input.len() < crate::tiers::FALLBACK_STD_BELOW {
         core::str::from_utf8(input)
             .map(|_| ())
             .map_err(|e| e.valid_up_to())
@@ -76,263 +228,120 @@ fn fallback_validate(input: &[u8]) -> Result<(), usize> {
     }
 }
 
-cfg_if::cfg_if! {
-    if #[cfg(any(target_arch = "x86", target_arch = "x86_64"))] {
-        pub(crate) mod x86;
+/// The table entry of `backend`, if this CPU can run it.
+fn entry(backend: Backend) -> Option<&'static Entry> {
+    BACKENDS
+        .iter()
+        .find(|e| e.backend == backend && (e.detect)())
+}
 
-        /// Runs `test` with every vector type this CPU supports; returns their names.
-        #[cfg(test)]
-        pub(crate) fn for_each_vector(test: &mut impl VectorTest) -> std::vec::Vec<&'static str> {
-            let mut ran = std::vec::Vec::new();
-            if has_sse42() {
-                // SAFETY: SSE4.2 was just detected.
-                unsafe { test.run::<x86::sse42::Sse42Vector>("sse4.2") };
-                ran.push("sse4.2");
-            }
-            if has_avx2() {
-                // SAFETY: AVX2 was just detected.
-                unsafe { test.run::<x86::avx2::Avx2Vector>("avx2") };
-                ran.push("avx2");
-            }
-            ran
+/// Whether this CPU can run `backend`.
+pub(crate) fn is_available(backend: Backend) -> bool {
+    backend == Backend::Scalar || entry(backend).is_some()
+}
+
+/// The raw validator of `backend`, if this CPU can run it.
+pub(crate) fn raw(backend: Backend) -> Option<RawValidate> {
+    if backend == Backend::Scalar {
+        return Some(scalar_validate as RawValidate);
+    }
+    entry(backend).map(|e| e.raw)
+}
+
+/// The backend that [`validate`] uses on this CPU: the widest it can run.
+pub(crate) fn selected() -> Backend {
+    BACKENDS
+        .iter()
+        .rev()
+        .find(|e| (e.detect)())
+        .map_or(Backend::Scalar, |e| e.backend)
+}
+
+/// The validator chosen at compile time, if the choice can be made then: the widest
+/// backend enabled at compile time when no wider one could be detected at run time (it is
+/// the widest of the table, or there is no run-time detection); the fallback when nothing
+/// is enabled and nothing can be detected.
+const STATIC_CHOICE: Option<RawValidate> = {
+    let mut choice = None;
+    let mut i = BACKENDS.len();
+    while i > 0 {
+        i -= 1;
+        if BACKENDS[i].compiled {
+            choice = Some(BACKENDS[i].raw);
+            break;
         }
-
-        /// Whether this CPU can run `backend`.
-        pub(crate) fn is_available(backend: Backend) -> bool {
-            match backend {
-                Backend::Scalar => true,
-                Backend::Sse42 => has_sse42(),
-                Backend::Avx2 => has_avx2(),
-                _ => false,
-            }
+        if RUNTIME_DETECTION {
+            break; // A wider backend than any compiled in may be detected.
         }
+    }
+    if choice.is_none() && !RUNTIME_DETECTION {
+        choice = Some(fallback_validate as RawValidate);
+    }
+    choice
+};
 
-        /// The raw validator of `backend`, if this CPU can run it.
-        pub(crate) fn raw(backend: Backend) -> Option<RawValidate> {
-            if !is_available(backend) {
-                return None;
-            }
-            match backend {
-                Backend::Scalar => Some(scalar_validate as RawValidate),
-                Backend::Sse42 => Some(x86::sse42::validate as RawValidate),
-                Backend::Avx2 => Some(x86::avx2::validate as RawValidate),
-                _ => None,
-            }
-        }
-
-        /// The backend that [`validate`] uses on this CPU.
-        pub(crate) fn selected() -> Backend {
-            if has_avx2() {
-                Backend::Avx2
-            } else if has_sse42() {
-                Backend::Sse42
-            } else {
-                Backend::Scalar
-            }
-        }
-
-        #[inline]
-        fn has_avx2() -> bool {
-            cfg_if::cfg_if! {
-                if #[cfg(target_feature = "avx2")] {
-                    true
-                } else if #[cfg(feature = "std")] {
-                    std::is_x86_feature_detected!("avx2")
-                } else {
-                    false
-                }
-            }
-        }
-
-        #[inline]
-        fn has_sse42() -> bool {
-            cfg_if::cfg_if! {
-                if #[cfg(target_feature = "sse4.2")] {
-                    true
-                } else if #[cfg(feature = "std")] {
-                    std::is_x86_feature_detected!("sse4.2")
-                } else {
-                    false
-                }
-            }
-        }
-
-        cfg_if::cfg_if! {
-            if #[cfg(target_feature = "avx2")] {
-                /// Runs the best backend (AVX2, enabled at compile time).
-                #[inline]
-                pub(crate) fn validate(input: &[u8]) -> Result<(), usize> {
-                    // SAFETY: AVX2 is enabled for the whole program at compile time.
-                    unsafe { x86::avx2::validate(input) }
-                }
-            } else if #[cfg(feature = "std")] {
-                use core::sync::atomic::{AtomicPtr, Ordering};
-
-                /// The chosen raw validator; starts as `detect`, which replaces itself.
-                static CHOSEN: AtomicPtr<()> = AtomicPtr::new(detect as *mut ());
-
-                /// First call only: choose, remember, and run.
-                unsafe fn detect(input: &[u8]) -> Result<(), usize> {
-                    let f = match selected() {
-                        Backend::Scalar => fallback_validate as RawValidate,
-                        best => raw(best).expect("the selected backend is available"),
-                    };
-                    CHOSEN.store(f as *mut (), Ordering::Relaxed);
-                    // SAFETY: `raw` only returns validators that this CPU can run.
-                    unsafe { f(input) }
-                }
-
-                /// Runs the best backend this CPU has (detected on first use).
-                #[inline]
-                pub(crate) fn validate(input: &[u8]) -> Result<(), usize> {
-                    let f = CHOSEN.load(Ordering::Relaxed);
-                    // SAFETY: CHOSEN only ever holds `detect` or a function returned by
-                    // `raw`, all of type RawValidate, stored as pointers of that type.
-                    let f = unsafe { core::mem::transmute::<*mut (), RawValidate>(f) };
-                    // SAFETY: `detect` checks the CPU; the others were checked by it.
-                    unsafe { f(input) }
-                }
-            } else if #[cfg(target_feature = "sse4.2")] {
-                /// Runs the best backend (SSE4.2, enabled at compile time).
-                #[inline]
-                pub(crate) fn validate(input: &[u8]) -> Result<(), usize> {
-                    // SAFETY: SSE4.2 is enabled for the whole program at compile time.
-                    unsafe { x86::sse42::validate(input) }
-                }
-            } else {
-                /// Runs the best backend: without `std` there is no runtime detection, and
-                /// no vector instruction set was enabled at compile time.
-                #[inline]
-                pub(crate) fn validate(input: &[u8]) -> Result<(), usize> {
-                    fallback_validate(input)
-                }
-            }
-        }
-    } else if #[cfg(all(target_arch = "aarch64", target_feature = "neon"))] {
-        pub(crate) mod aarch64;
-
-        /// Runs `test` with every vector type this CPU supports; returns their names.
-        #[cfg(test)]
-        pub(crate) fn for_each_vector(test: &mut impl VectorTest) -> std::vec::Vec<&'static str> {
-            // SAFETY: NEON is enabled at compile time (the cfg of this branch).
-            unsafe { test.run::<aarch64::neon::NeonVector>("neon") };
-            std::vec!["neon"]
-        }
-
-        /// Whether this CPU can run `backend`.
-        pub(crate) fn is_available(backend: Backend) -> bool {
-            matches!(backend, Backend::Scalar | Backend::Neon)
-        }
-
-        /// The raw validator of `backend`, if this CPU can run it.
-        pub(crate) fn raw(backend: Backend) -> Option<RawValidate> {
-            match backend {
-                Backend::Scalar => Some(scalar_validate as RawValidate),
-                Backend::Neon => Some(aarch64::neon::validate as RawValidate),
-                _ => None,
-            }
-        }
-
-        /// The backend that [`validate`] uses: NEON, always present on aarch64.
-        pub(crate) fn selected() -> Backend {
-            Backend::Neon
-        }
-
-        /// Runs the NEON backend.
-        #[inline]
-        pub(crate) fn validate(input: &[u8]) -> Result<(), usize> {
-            // SAFETY: NEON is enabled at compile time (the cfg of this branch).
-            unsafe { aarch64::neon::validate(input) }
-        }
-    } else if #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))] {
-        pub(crate) mod wasm32;
-
-        /// Runs `test` with every vector type this CPU supports; returns their names.
-        #[cfg(test)]
-        pub(crate) fn for_each_vector(test: &mut impl VectorTest) -> std::vec::Vec<&'static str> {
-            // SAFETY: simd128 is enabled at compile time (the cfg of this branch).
-            unsafe { test.run::<wasm32::simd128::Simd128Vector>("simd128") };
-            std::vec!["simd128"]
-        }
-
-        /// Whether this CPU can run `backend`.
-        pub(crate) fn is_available(backend: Backend) -> bool {
-            matches!(backend, Backend::Scalar | Backend::Simd128)
-        }
-
-        /// The raw validator of `backend`, if this CPU can run it.
-        pub(crate) fn raw(backend: Backend) -> Option<RawValidate> {
-            match backend {
-                Backend::Scalar => Some(scalar_validate as RawValidate),
-                Backend::Simd128 => Some(wasm32::simd128::validate as RawValidate),
-                _ => None,
-            }
-        }
-
-        /// The backend that [`validate`] uses: simd128, enabled at compile time.
-        pub(crate) fn selected() -> Backend {
-            Backend::Simd128
-        }
-
-        /// Runs the simd128 backend.
-        #[inline]
-        pub(crate) fn validate(input: &[u8]) -> Result<(), usize> {
-            // SAFETY: simd128 is enabled at compile time (the cfg of this branch).
-            unsafe { wasm32::simd128::validate(input) }
-        }
-    } else {
-        /// Runs `test` with every vector type this CPU supports: none on this target.
-        #[cfg(test)]
-        pub(crate) fn for_each_vector(_test: &mut impl VectorTest) -> std::vec::Vec<&'static str> {
-            std::vec::Vec::new()
-        }
-
-        /// Whether this CPU can run `backend`: only the scalar one on this target.
-        pub(crate) fn is_available(backend: Backend) -> bool {
-            matches!(backend, Backend::Scalar)
-        }
-
-        /// The raw validator of `backend`, if this CPU can run it.
-        pub(crate) fn raw(backend: Backend) -> Option<RawValidate> {
-            match backend {
-                Backend::Scalar => Some(scalar_validate as RawValidate),
-                _ => None,
-            }
-        }
-
-        /// The backend that [`validate`] uses: the scalar one.
-        pub(crate) fn selected() -> Backend {
-            Backend::Scalar
-        }
-
-        /// Runs the scalar backend (see [`fallback_validate`]).
-        #[inline]
-        pub(crate) fn validate(input: &[u8]) -> Result<(), usize> {
-            fallback_validate(input)
-        }
+/// Runs the best backend this CPU has (see the module documentation).
+#[inline]
+pub(crate) fn validate(input: &[u8]) -> Result<(), usize> {
+    match STATIC_CHOICE {
+        // SAFETY: a compiled-in backend's feature is enabled for the whole program; the
+        // fallback is safe.
+        Some(f) => unsafe { f(input) },
+        None => dispatch::validate(input),
     }
 }
 
-// Character counting (`crate::count`): not a validation backend, just the one dispatch.
-cfg_if::cfg_if! {
-    if #[cfg(any(target_arch = "x86", target_arch = "x86_64"))] {
-        /// The number of bytes that are not continuation bytes: AVX2 where the CPU has it
-        /// (a cached feature check per call), the portable word-at-a-time count otherwise.
-        #[inline]
-        pub(crate) fn count_non_continuation(bytes: &[u8]) -> usize {
-            if has_avx2() {
-                // SAFETY: `has_avx2` just checked that the CPU supports AVX2.
-                unsafe { x86::count::count_non_continuation(bytes) }
-            } else {
-                crate::count::count_portable(bytes)
-            }
-        }
-    } else {
-        /// The number of bytes that are not continuation bytes (portable code; NEON and
-        /// simd128 versions are not written yet).
-        #[inline]
-        pub(crate) fn count_non_continuation(bytes: &[u8]) -> usize {
-            crate::count::count_portable(bytes)
-        }
+/// Run-time dispatch (x86 with `std`): a static pointer that starts at `detect`.
+#[cfg(feature = "std")]
+mod dispatch {
+    use super::{raw, selected, Backend, RawValidate};
+    use core::sync::atomic::{AtomicPtr, Ordering};
+
+    /// The chosen raw validator; starts as `detect`, which replaces itself.
+    static CHOSEN: AtomicPtr<()> = AtomicPtr::new(detect as *mut ());
+
+    /// First call only: choose, remember, and run.
+    unsafe fn detect(input: &[u8]) -> Result<(), usize> {
+        let f = match selected() {
+            Backend::Scalar => super::fallback_validate as RawValidate,
+            best => raw(best).expect("the selected backend is available"),
+        };
+        CHOSEN.store(f as *mut (), Ordering::Relaxed);
+        // SAFETY: `raw` only returns validators that this CPU can run.
+        unsafe { f(input) }
     }
+
+    /// Runs the validator that `detect` chose (choosing it on first use).
+    #[inline]
+    pub(super) fn validate(input: &[u8]) -> Result<(), usize> {
+        let f = CHOSEN.load(Ordering::Relaxed);
+        // SAFETY: CHOSEN only ever holds `detect` or a function returned by `raw` or the
+        // fallback, all of type RawValidate, stored as pointers of that type.
+        let f = unsafe { core::mem::transmute::<*mut (), RawValidate>(f) };
+        // SAFETY: `detect` checks the CPU; the others were checked by it.
+        unsafe { f(input) }
+    }
+}
+
+/// Without `std` every choice is made at compile time ([`STATIC_CHOICE`] is never `None`).
+#[cfg(not(feature = "std"))]
+mod dispatch {
+    /// Never called: see [`super::STATIC_CHOICE`].
+    #[inline]
+    pub(super) fn validate(input: &[u8]) -> Result<(), usize> {
+        super::fallback_validate(input)
+    }
+}
+
+/// The number of bytes that are not continuation bytes (character counting,
+/// `crate::count`): AVX2 where the CPU has it, the portable word-at-a-time count otherwise
+/// (NEON and simd128 versions are not written yet).
+#[inline]
+pub(crate) fn count_non_continuation(bytes: &[u8]) -> usize {
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    if has!("avx2") {
+        // SAFETY: the CPU supports AVX2 (just checked).
+        return unsafe { x86::count::count_non_continuation(bytes) };
+    }
+    crate::count::count_portable(bytes)
 }

@@ -22,7 +22,6 @@
 
 use core::arch::aarch64::*;
 
-use crate::arch::generic::lookup;
 use crate::arch::vector::Vector;
 
 /// A 128-bit register. Only made by the `unsafe` constructors of [`Vector`], whose callers
@@ -116,30 +115,4 @@ impl Vector for NeonVector {
     }
 }
 
-/// Runs the lookup algorithm with NEON; see [`lookup::validate`]. On error, the position
-/// comes from the cold [`locate`].
-///
-/// # Safety
-/// The CPU supports NEON (every aarch64 CPU this target runs on does).
-#[target_feature(enable = "neon")]
-pub(crate) unsafe fn validate(input: &[u8]) -> Result<(), usize> {
-    // SAFETY: the caller guarantees NEON, and this function enables it, so the generic code
-    // is inlined here and compiled with it.
-    match unsafe { lookup::validate::<NeonVector>(input) } {
-        Ok(()) => Ok(()),
-        // SAFETY: as above.
-        Err(from) => Err(unsafe { locate(input, from) }),
-    }
-}
-
-/// The cold path of [`validate`]: see [`lookup::locate`].
-///
-/// # Safety
-/// The CPU supports NEON.
-#[cold]
-#[inline(never)]
-#[target_feature(enable = "neon")]
-unsafe fn locate(input: &[u8], from: usize) -> usize {
-    // SAFETY: the caller guarantees NEON, and this function enables it.
-    unsafe { lookup::locate::<NeonVector>(input, from) }
-}
+entry_points!(NeonVector, "neon");

@@ -1,3 +1,6 @@
-//! Algorithms written once, generic over [`Vector`](super::vector::Vector).
+//! Algorithms written once, generic over [`Vector`](super::vector::Vector): the lookup
+//! algorithm ([`lookup`]: tables and checks) and its schedule ([`schedule`]: which
+//! registers are checked when, for every input length).
 
 pub(crate) mod lookup;
+pub(crate) mod schedule;

@@ -21,7 +21,6 @@
 
 use core::arch::wasm32::*;
 
-use crate::arch::generic::lookup;
 use crate::arch::vector::Vector;
 
 /// A 128-bit register. Only made by the `unsafe` constructors of [`Vector`], whose callers
@@ -109,30 +108,4 @@ impl Vector for Simd128Vector {
     }
 }
 
-/// Runs the lookup algorithm with simd128; see [`lookup::validate`]. On error, the
-/// position comes from the cold [`locate`].
-///
-/// # Safety
-/// The engine supports simd128 (always true where this module is compiled in).
-#[target_feature(enable = "simd128")]
-pub(crate) unsafe fn validate(input: &[u8]) -> Result<(), usize> {
-    // SAFETY: simd128 is enabled for this function (and the whole program), so the generic
-    // code is inlined here and compiled with it.
-    match unsafe { lookup::validate::<Simd128Vector>(input) } {
-        Ok(()) => Ok(()),
-        // SAFETY: as above.
-        Err(from) => Err(unsafe { locate(input, from) }),
-    }
-}
-
-/// The cold path of [`validate`]: see [`lookup::locate`].
-///
-/// # Safety
-/// The engine supports simd128.
-#[cold]
-#[inline(never)]
-#[target_feature(enable = "simd128")]
-unsafe fn locate(input: &[u8], from: usize) -> usize {
-    // SAFETY: simd128 is enabled for this function.
-    unsafe { lookup::locate::<Simd128Vector>(input, from) }
-}
+entry_points!(Simd128Vector, "simd128");

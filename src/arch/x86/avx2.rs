@@ -11,7 +11,6 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use crate::arch::generic::lookup;
 use crate::arch::vector::Vector;
 
 /// A 256-bit register. Only made by the `unsafe` constructors of [`Vector`], whose callers
@@ -112,37 +111,7 @@ impl Vector for Avx2Vector {
     }
 }
 
-/// Runs the lookup algorithm with AVX2; see [`lookup::validate`]. On error, the
-/// position comes from the cold [`locate`].
-///
-/// # Safety
-/// The CPU supports AVX2.
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn validate(input: &[u8]) -> Result<(), usize> {
-    if input.len() < 32 {
-        // Shorter than one register: 128-bit registers can be loaded straight from the
-        // input where 256-bit ones would need a copy (see `lookup::validate_short`). Every
-        // CPU with AVX2 has SSE4.2.
-        // SAFETY: AVX2 implies SSE4.2; see the comment below.
-        return unsafe { super::sse42::validate(input) };
-    }
-    // SAFETY: the caller guarantees AVX2, and this function enables it, so the generic
-    // code is inlined here and compiled with it.
-    match unsafe { lookup::validate::<Avx2Vector>(input) } {
-        Ok(()) => Ok(()),
-        // SAFETY: as above.
-        Err(from) => Err(unsafe { locate(input, from) }),
-    }
-}
-
-/// The cold path of [`validate`]: see [`lookup::locate`].
-///
-/// # Safety
-/// The CPU supports AVX2.
-#[cold]
-#[inline(never)]
-#[target_feature(enable = "avx2")]
-unsafe fn locate(input: &[u8], from: usize) -> usize {
-    // SAFETY: the caller guarantees AVX2, and this function enables it.
-    unsafe { lookup::locate::<Avx2Vector>(input, from) }
-}
+// Inputs shorter than one 256-bit register go to SSE4.2 (every CPU with AVX2 has it):
+// 128-bit registers can be loaded straight from such an input where 256-bit ones would
+// need a copy (see `crate::tiers`).
+entry_points!(Avx2Vector, "avx2", below crate::tiers::WIDE_MIN => super::sse42::validate);

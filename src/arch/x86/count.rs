@@ -24,7 +24,7 @@ use core::arch::x86_64::*;
 /// Bytes per loop iteration: eight 32-byte registers.
 const STEP: usize = 256;
 /// Iterations before the byte counters are summed (each lane gains at most 2 each).
-const GROUP: usize = 127;
+const SUM_EVERY: usize = 127;
 
 /// The number of bytes in `bytes` that are not continuation bytes (`80..BF`).
 ///
@@ -52,7 +52,7 @@ unsafe fn count(bytes: &[u8]) -> usize {
     loop {
         let (mut c0, mut c1, mut c2, mut c3) = (zero, zero, zero, zero);
         let mut n = 0;
-        for chunk in chunks.by_ref().take(GROUP) {
+        for chunk in chunks.by_ref().take(SUM_EVERY) {
             let p = chunk.as_ptr();
             // SAFETY: AVX2 (the caller). `chunk` has STEP = 256 readable bytes, so the
             // 32-byte loads at offsets 0, 32, ..., 224 stay inside it.
@@ -73,7 +73,7 @@ unsafe fn count(bytes: &[u8]) -> usize {
             let s23 = _mm256_add_epi64(_mm256_sad_epu8(c2, zero), _mm256_sad_epu8(c3, zero));
             _mm256_add_epi64(sums, _mm256_add_epi64(s01, s23))
         };
-        if n < GROUP {
+        if n < SUM_EVERY {
             break;
         }
     }

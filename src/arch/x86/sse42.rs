@@ -9,7 +9,6 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use crate::arch::generic::lookup;
 use crate::arch::vector::Vector;
 
 /// A 128-bit register. Only made by the `unsafe` constructors of [`Vector`], whose callers
@@ -100,30 +99,4 @@ impl Vector for Sse42Vector {
     }
 }
 
-/// Runs the lookup algorithm with SSE4.2; see [`lookup::validate`]. On error, the
-/// position comes from the cold [`locate`].
-///
-/// # Safety
-/// The CPU supports SSE4.2.
-#[target_feature(enable = "sse4.2")]
-pub(crate) unsafe fn validate(input: &[u8]) -> Result<(), usize> {
-    // SAFETY: the caller guarantees SSE4.2, and this function enables it, so the generic
-    // code is inlined here and compiled with it.
-    match unsafe { lookup::validate::<Sse42Vector>(input) } {
-        Ok(()) => Ok(()),
-        // SAFETY: as above.
-        Err(from) => Err(unsafe { locate(input, from) }),
-    }
-}
-
-/// The cold path of [`validate`]: see [`lookup::locate`].
-///
-/// # Safety
-/// The CPU supports SSE4.2.
-#[cold]
-#[inline(never)]
-#[target_feature(enable = "sse4.2")]
-unsafe fn locate(input: &[u8], from: usize) -> usize {
-    // SAFETY: the caller guarantees SSE4.2, and this function enables it.
-    unsafe { lookup::locate::<Sse42Vector>(input, from) }
-}
+entry_points!(Sse42Vector, "sse4.2");

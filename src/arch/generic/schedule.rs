@@ -1,0 +1,475 @@
+//! The schedule of the lookup algorithm ([`super::lookup`]): which registers are checked
+//! when, for every input length. The thresholds are the size tiers of [`crate::tiers`]:
+//!
+//! ```text
+//! bytes       0      8           16          32                 513 = SHORT_BELOW
+//!             |      |           |           |                  |
+//! lib.rs      | std  | is_ascii, a word at a time, up to 64 bytes; then the backend:
+//! 128-bit     packed register    | short path                   | main loop
+//! AVX2        -> SSE4.2 ---------------------| short path       | main loop
+//!
+//! short path: [one ASCII test if > 64 bytes] [register 0] [registers 1.. whole]
+//!             [last register, overlapping] [end-of-input check]
+//! main loop:  [ASCII skip: 4 blocks, then 1 block at a time]
+//!             [first block at 0, registers shifted]
+//!             [group: 8 blocks of 64 bytes, one error test]*  [block, error test]*
+//!             [last 64 bytes, overlapping the blocks before] [end-of-input check]
+//! ```
+//!
+//! # The main loop
+//!
+//! The input is processed in 64-byte blocks (64 / `BYTES` registers each). Leading ASCII
+//! is skipped `ASCII_SKIP_BLOCKS` blocks and then one block at a time before any table is
+//! loaded. After that, the bytes 1, 2 and 3 before each register are **loaded from memory**
+//! (three overlapping unaligned loads) rather than shifted in from the previous register:
+//! loads have ports of their own, while the byte shifts (`palignr`, and on AVX2 a lane
+//! permute) compete with the three table lookups and the nibble shifts for the same
+//! shuffle ports. (The first block of an input, which has no bytes before it, and the
+//! cold path shift registers instead; the results are the same.)
+//!
+//! The error accumulator is tested after every group of `LOOP_GROUP` blocks. Within a
+//! group, each block is first tested for ASCII (one OR-reduction, and an ASCII block only
+//! needs the end-of-register check) if the group starts with an ASCII block or the last
+//! group had one; otherwise the text is taken to be non-ASCII and the tests are left out,
+//! as they would almost never pay. The last partial block is handled by re-checking the
+//! last 64 bytes of the input (overlapping bytes already checked), so nothing is copied.
+//!
+//! # Short inputs
+//!
+//! Inputs under `SHORT_BELOW` bytes go straight through their registers (see
+//! [`validate_short`]); inputs shorter than one register are packed into one 128-bit
+//! register (see [`validate_partial`]).
+//!
+//! # Locating an error
+//!
+//! The error bits are *local*: the bits of byte `i` depend only on bytes `i-3..=i`. So if
+//! the first error starts at byte `e`, no byte before `e` has bits set (the bytes before `e`
+//! are valid text), and the error sets a bit at most 3 bytes after `e` (a stray continuation
+//! at `e`, a bad second byte at `e+1`, a missing continuation at `e+1..=e+3`). When a block
+//! fails, a cold path re-checks it register by register, takes the first byte `i` with a
+//! bit set, and reports `i - 3`: the first error starts within 3 bytes after that. The
+//! scalar decoder then finds it exactly, after backing up to the start of a character.
+//! An error that only the end-of-register check reveals (a sequence left open at the end
+//! of the previous block) is reported at the block start.
+
+use super::lookup::Tables;
+use crate::arch::vector::Vector;
+use crate::tiers::{ASCII_SKIP_BLOCKS, BLOCK, LOOP_GROUP, REGISTER_128, SHORT_BELOW};
+
+/// The running state between blocks.
+struct State<V> {
+    /// The last register checked (its bytes precede the next block).
+    prev_input: V,
+    /// Non-zero once an error has been seen.
+    error: V,
+    /// Whether a block tested for ASCII was all ASCII (see [`State::group`]).
+    saw_ascii: bool,
+}
+
+impl<V: Vector> State<V> {
+    /// No error yet; `prev_input` is the register before the first block checked.
+    #[inline(always)]
+    fn new(prev_input: V, zero: V) -> Self {
+        State {
+            prev_input,
+            error: zero,
+            saw_ascii: false,
+        }
+    }
+
+    /// Checks one block of `BLOCK` bytes at `ptr`.
+    ///
+    /// - `ASCII_TEST`: first test the block for ASCII (one OR-reduction); an ASCII block
+    ///   only needs the end-of-register check of the register before it.
+    /// - `LOAD_PREV`: read the 3 bytes before each register from memory (see
+    ///   [`Tables::check_at`]); otherwise shift them in from the register before.
+    ///
+    /// # Safety
+    /// `ptr` is valid for reads of `BLOCK` bytes, and with `LOAD_PREV` also of the 3 bytes
+    /// before it (the instruction set is proven by `self`).
+    #[inline(always)]
+    unsafe fn block<const ASCII_TEST: bool, const LOAD_PREV: bool>(
+        &mut self,
+        t: &Tables<V>,
+        ptr: *const u8,
+    ) {
+        // SAFETY: the last register of the block lies inside the caller's guarantee.
+        let last = unsafe { V::load_unaligned(ptr.add(BLOCK - V::BYTES)) };
+        // SAFETY: the block lies inside the caller's guarantee.
+        if ASCII_TEST && unsafe { all_ascii::<V>(ptr, 1) } {
+            // Only a sequence left open at the end of the previous register can be wrong
+            // here. (Computed only now: most blocks after a non-ASCII one are not ASCII.)
+            self.error = self.error.or(t.incomplete(self.prev_input));
+            self.saw_ascii = true;
+        } else if LOAD_PREV {
+            for i in 0..BLOCK / V::BYTES {
+                // SAFETY: register i and the 3 bytes before it lie inside the caller's
+                // guarantee.
+                self.error = self.error.or(unsafe { t.check_at(ptr.add(i * V::BYTES)) });
+            }
+        } else {
+            let mut prev = self.prev_input;
+            for i in 0..BLOCK / V::BYTES {
+                // SAFETY: register i lies inside the caller's guarantee.
+                let r = unsafe { V::load_unaligned(ptr.add(i * V::BYTES)) };
+                self.error = self.error.or(t.check(r, prev));
+                prev = r;
+            }
+        }
+        self.prev_input = last;
+    }
+
+    /// Checks `LOOP_GROUP` consecutive blocks at `ptr`. If the first block is all ASCII, or
+    /// a block of the last group was, each block gets its ASCII test; otherwise the text
+    /// here is probably not ASCII, and the whole group goes through the tables without the
+    /// tests (which would almost never pay off).
+    ///
+    /// # Safety
+    /// `ptr - 3` is valid for reads of `LOOP_GROUP * BLOCK + 3` bytes.
+    #[inline(always)]
+    unsafe fn group(&mut self, t: &Tables<V>, ptr: *const u8) {
+        // SAFETY: the first block lies in the group, within the caller's guarantee.
+        if self.saw_ascii || unsafe { all_ascii::<V>(ptr, 1) } {
+            self.saw_ascii = false;
+            for k in 0..LOOP_GROUP {
+                // SAFETY: block k and the 3 bytes before it lie in the caller's guarantee.
+                unsafe { self.block::<true, true>(t, ptr.add(k * BLOCK)) };
+            }
+        } else {
+            for k in 0..LOOP_GROUP {
+                // SAFETY: as above.
+                unsafe { self.block::<false, true>(t, ptr.add(k * BLOCK)) };
+            }
+        }
+    }
+}
+
+/// All ones but for the first 3 bytes; its first `BYTES` bytes clear the error bits of the
+/// first 3 bytes of a register.
+static CLEAR_FIRST_3: [u8; BLOCK] = {
+    let mut t = [0xFF; BLOCK];
+    t[0] = 0;
+    t[1] = 0;
+    t[2] = 0;
+    t
+};
+
+/// The OR of the registers of the block at `ptr`.
+///
+/// # Safety
+/// The CPU supports `V`'s instruction set; `ptr` is valid for reads of `BLOCK` bytes.
+#[inline(always)]
+unsafe fn or_block<V: Vector>(ptr: *const u8) -> V {
+    // SAFETY: every register read lies in the `BLOCK` bytes at `ptr`.
+    let mut any = unsafe { V::load_unaligned(ptr) };
+    for i in 1..BLOCK / V::BYTES {
+        // SAFETY: as above.
+        any = any.or(unsafe { V::load_unaligned(ptr.add(i * V::BYTES)) });
+    }
+    any
+}
+
+/// The OR of the registers of the `n` blocks at `ptr`, block by block.
+///
+/// # Safety
+/// The CPU supports `V`'s instruction set; `ptr` is valid for reads of `n * BLOCK` bytes,
+/// and `n >= 1`.
+#[inline(always)]
+unsafe fn or_blocks<V: Vector>(ptr: *const u8, n: usize) -> V {
+    // SAFETY: every block read lies in the `n * BLOCK` bytes at `ptr`.
+    let mut any = unsafe { or_block::<V>(ptr) };
+    for b in 1..n {
+        // SAFETY: as above.
+        any = any.or(unsafe { or_block::<V>(ptr.add(b * BLOCK)) });
+    }
+    any
+}
+
+/// Whether the `n * BLOCK` bytes at `ptr` are all ASCII: one OR-reduction, one test.
+///
+/// # Safety
+/// As for [`or_blocks`].
+#[inline(always)]
+unsafe fn all_ascii<V: Vector>(ptr: *const u8, n: usize) -> bool {
+    // SAFETY: the caller's guarantee.
+    unsafe { or_blocks::<V>(ptr, n) }.is_ascii()
+}
+
+/// Validates `input` with vector type `V`: the hot path.
+///
+/// Returns `Err(from)` if the input is invalid, where everything before `from` is valid
+/// except perhaps a sequence left open by its last 3 bytes. [`locate`] then narrows that
+/// down.
+///
+/// 0. Inputs shorter than one register: [`validate_partial`]; under `SHORT_BELOW`
+///    bytes: [`validate_short`].
+/// 1. Skip leading ASCII, `ASCII_SKIP_BLOCKS` blocks and then one block at a time, before
+///    any table is loaded.
+/// 2. The main loop: groups of `LOOP_GROUP` blocks (see [`State::group`] for when a block
+///    gets its own ASCII test), then single blocks, each with its ASCII test; the error
+///    accumulator is tested once per group or block.
+/// 3. The last partial block: re-check the last 64 bytes, overlapping bytes already
+///    checked, so nothing is copied. Its `prev_input` is the true register before it, read
+///    from memory.
+///
+/// # Safety
+/// The CPU supports `V`'s instruction set. This function must be inlined into a function
+/// compiled with that instruction set enabled (`#[target_feature]`), or the intrinsics will
+/// not be selected. Vectors wider than 128 bits need `input.len() >= V::BYTES` (their
+/// backends hand shorter inputs to a 128-bit one; see [`validate_partial`]).
+#[inline(always)]
+pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
+    let len = input.len();
+    let ptr = input.as_ptr();
+    if len < SHORT_BELOW {
+        return if len >= V::BYTES {
+            // SAFETY: the caller guarantees the instruction set; V::BYTES <= len <
+            // SHORT_BELOW.
+            unsafe { validate_short::<V>(input) }
+        } else {
+            // SAFETY: the caller guarantees the instruction set, and that V is 128 bits
+            // wide.
+            unsafe { validate_partial::<V>(input) }
+        };
+    }
+
+    // 1. Leading ASCII.
+    let mut pos = 0;
+    while pos + ASCII_SKIP_BLOCKS * BLOCK <= len {
+        // SAFETY: the blocks tested lie inside `input`; the caller guarantees the
+        // instruction set.
+        if !unsafe { all_ascii::<V>(ptr.add(pos), ASCII_SKIP_BLOCKS) } {
+            break;
+        }
+        pos += ASCII_SKIP_BLOCKS * BLOCK;
+    }
+    // SAFETY: as above, for one block.
+    while pos + BLOCK <= len && unsafe { all_ascii::<V>(ptr.add(pos), 1) } {
+        pos += BLOCK;
+    }
+    // SAFETY: len >= BLOCK, so the last block lies inside `input`.
+    if pos == len || (pos + BLOCK > len && unsafe { all_ascii::<V>(ptr.add(len - BLOCK), 1) }) {
+        return Ok(());
+    }
+
+    // SAFETY: the caller guarantees the instruction set.
+    let (t, zero) = unsafe { (Tables::<V>::new(), V::splat(0)) };
+    // The bytes before `pos` are ASCII: as a predecessor, any ASCII register acts as zero.
+    let mut state = State::new(zero, zero);
+
+    // 2. The main loop reads the 3 bytes before each register from memory, so a first
+    // block at the very start of the input is checked on its own, with a zero register
+    // before it. (Step 1 found it is not ASCII: no need to test again.)
+    if pos == 0 {
+        // SAFETY: len >= SHORT_BELOW > BLOCK.
+        unsafe { state.block::<false, false>(&t, ptr) };
+        if state.error.any_set() {
+            return Err(0);
+        }
+        pos = BLOCK;
+    }
+    while pos + LOOP_GROUP * BLOCK <= len {
+        // SAFETY: BLOCK <= pos and pos + LOOP_GROUP * BLOCK <= len, so the group and the 3
+        // bytes before it lie inside `input`.
+        unsafe { state.group(&t, ptr.add(pos)) };
+        if state.error.any_set() {
+            return Err(pos);
+        }
+        pos += LOOP_GROUP * BLOCK;
+    }
+    while pos + BLOCK <= len {
+        // SAFETY: BLOCK <= pos and pos + BLOCK <= len, so the block and the 3 bytes before
+        // it lie inside `input`.
+        unsafe { state.block::<true, true>(&t, ptr.add(pos)) };
+        if state.error.any_set() {
+            return Err(pos);
+        }
+        pos += BLOCK;
+    }
+    if pos == len {
+        return if t.incomplete(state.prev_input).any_set() {
+            Err(pos)
+        } else {
+            Ok(())
+        };
+    }
+
+    // 3. The last, partial block. Here len >= SHORT_BELOW >= 2 * BLOCK, so the register
+    // before it is inside the input.
+    let start = len - BLOCK;
+    // SAFETY: start >= BLOCK >= V::BYTES.
+    state.prev_input = unsafe { V::load_unaligned(ptr.add(start - V::BYTES)) };
+    // SAFETY: start >= BLOCK and start + BLOCK == len.
+    unsafe { state.block::<true, true>(&t, ptr.add(start)) };
+    // The last bytes of the input must not open a sequence.
+    state.error = state.error.or(t.incomplete(state.prev_input));
+    if state.error.any_set() {
+        return Err(pos);
+    }
+    Ok(())
+}
+
+/// Inputs of `V::BYTES` to `SHORT_BELOW - 1` bytes, with no loop over blocks and no
+/// per-block ASCII or error tests, which for a few blocks cost more than they save.
+///
+/// 1. Above one block, if the first register is ASCII, one OR-reduction of all the blocks
+///    (the last one overlapping the one before it) lets ASCII through before any table is
+///    loaded. Text that is not ASCII mostly fails the first test and skips the rest. (Up to
+///    one block, the caller has already tested for ASCII a word at a time.)
+/// 2. Every register is loaded straight from the input: whole registers from the start
+///    (the first with a zero predecessor, the others with the 3 bytes before them loaded
+///    from memory, as in the main loop), then, if the length is not a whole number of
+///    registers, one that ends at the end of the input and overlaps the one before it,
+///    also with its 3 bytes before loaded from memory — except when it starts 1 or 2 bytes
+///    into the input: then it is checked with a zero predecessor and its first 3 bytes'
+///    error bits cleared (the first register has checked them).
+/// 3. The last register must not leave a sequence open.
+///
+/// # Safety
+/// As for [`validate`]; `V::BYTES <= input.len() < SHORT_BELOW`.
+#[inline(always)]
+unsafe fn validate_short<V: Vector>(input: &[u8]) -> Result<(), usize> {
+    let len = input.len();
+    let ptr = input.as_ptr();
+    if len > BLOCK {
+        // SAFETY: the caller guarantees the instruction set; BLOCK < len, so the first
+        // register, the whole blocks from the start and the last block lie inside `input`.
+        let ascii = unsafe {
+            V::load_unaligned(ptr).is_ascii()
+                && or_blocks::<V>(ptr, len / BLOCK)
+                    .or(or_block::<V>(ptr.add(len - BLOCK)))
+                    .is_ascii()
+        };
+        if ascii {
+            return Ok(());
+        }
+    }
+    // SAFETY: the caller guarantees the instruction set; V::BYTES <= len.
+    let (t, zero, first) = unsafe { (Tables::<V>::new(), V::splat(0), V::load_unaligned(ptr)) };
+    let mut error = t.check(first, zero);
+    for i in 1..len / V::BYTES {
+        // SAFETY: 3 <= i * V::BYTES and (i + 1) * V::BYTES <= len.
+        error = error.or(unsafe { t.check_at(ptr.add(i * V::BYTES)) });
+    }
+    let last_at = len - V::BYTES;
+    // SAFETY: V::BYTES <= len.
+    let last = unsafe { V::load_unaligned(ptr.add(last_at)) };
+    if len % V::BYTES != 0 {
+        if last_at >= 3 {
+            // SAFETY: 3 <= last_at, so the register and the 3 bytes before it lie inside
+            // `input`.
+            error = error.or(unsafe { t.check_at(ptr.add(last_at)) });
+        } else {
+            // SAFETY: CLEAR_FIRST_3 has BLOCK >= V::BYTES bytes.
+            let mask = unsafe { V::load_unaligned(CLEAR_FIRST_3.as_ptr()) };
+            error = error.or(t.check(last, zero).and(mask));
+        }
+    }
+    error = error.or(t.incomplete(last));
+    if error.any_set() {
+        Err(0)
+    } else {
+        Ok(())
+    }
+}
+
+/// Inputs shorter than one 128-bit register: packed into one from two overlapping 8-byte
+/// reads, the second shifted right past the bytes the first already holds (fewer than 8
+/// bytes are copied), with zeros after the input (ASCII, so a sequence cut off by the end
+/// shows up as TOO_SHORT and needs no end-of-input check). Two 8-byte values make a
+/// 16-byte register without the stalled store forwarding of a byte-wise copy.
+///
+/// Only 128-bit vectors get here: wider backends hand inputs shorter than their register
+/// to a 128-bit backend (see [`crate::tiers::WIDE_MIN`]).
+///
+/// # Safety
+/// As for [`validate`]; `input.len() < V::BYTES`.
+#[inline(always)]
+unsafe fn validate_partial<V: Vector>(input: &[u8]) -> Result<(), usize> {
+    assert!(V::BYTES == REGISTER_128, "only 128-bit vectors pack short inputs");
+    let len = input.len();
+    let mut bytes = [0u8; REGISTER_128];
+    if len >= 8 {
+        let word = |at: usize| {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&input[at..at + 8]);
+            u64::from_le_bytes(w)
+        };
+        let high = word(len - 8)
+            .checked_shr(8 * (REGISTER_128 - len) as u32)
+            .unwrap_or(0);
+        bytes[..8].copy_from_slice(&word(0).to_le_bytes());
+        bytes[8..].copy_from_slice(&high.to_le_bytes());
+    } else {
+        bytes[..len].copy_from_slice(input);
+    }
+    // SAFETY: the caller guarantees the instruction set; `bytes` is 16 = V::BYTES bytes.
+    let (t, zero, reg) = unsafe {
+        (
+            Tables::<V>::new(),
+            V::splat(0),
+            V::load_unaligned(bytes.as_ptr()),
+        )
+    };
+    if t.check(reg, zero).any_set() {
+        Err(0)
+    } else {
+        Ok(())
+    }
+}
+
+/// The cold path: given `from` from [`validate`], returns an offset at most 3 bytes before
+/// the first error, or the start of a block whose predecessor left a sequence open, or the
+/// end of the input when the input ends inside a sequence (see "Locating an error" above).
+/// Everything before the character that contains the byte before the returned offset is
+/// valid.
+///
+/// It re-checks block by block from `from` (or from 0 when `from` is under one register),
+/// with the true register before it read from memory, and copies the last partial block
+/// into a zero-filled one. Each backend compiles it into its own `#[cold]`,
+/// `#[target_feature]` function, so the hot loop stays small.
+///
+/// # Safety
+/// As for [`validate`].
+#[inline(always)]
+pub(crate) unsafe fn locate<V: Vector>(input: &[u8], from: usize) -> usize {
+    let len = input.len();
+    let ptr = input.as_ptr();
+    // SAFETY: the caller guarantees the instruction set.
+    let (t, zero) = unsafe { (Tables::<V>::new(), V::splat(0)) };
+    let mut pos = if from < V::BYTES { 0 } else { from.min(len) };
+    let mut prev = if pos == 0 {
+        zero
+    } else {
+        // SAFETY: V::BYTES <= pos <= len.
+        unsafe { V::load_unaligned(ptr.add(pos - V::BYTES)) }
+    };
+    let mut tail = [0u8; BLOCK];
+    while pos < len {
+        let block = if pos + BLOCK <= len {
+            // SAFETY: the block lies inside `input`.
+            unsafe { ptr.add(pos) }
+        } else {
+            tail[..len - pos].copy_from_slice(&input[pos..]);
+            tail.as_ptr()
+        };
+        let mut state = State::new(prev, zero);
+        // SAFETY: `block` is valid for BLOCK bytes (inside `input`, or `tail`).
+        unsafe { state.block::<true, false>(&t, block) };
+        if state.error.any_set() {
+            for i in 0..BLOCK / V::BYTES {
+                // SAFETY: as above.
+                let input = unsafe { V::load_unaligned(block.add(i * V::BYTES)) };
+                if let Some(lane) = t.check(input, prev).first_nonzero_byte() {
+                    return pos + (i * V::BYTES + lane).saturating_sub(3);
+                }
+                prev = input;
+            }
+            // No byte has error bits: a sequence left open before this block.
+            return pos;
+        }
+        prev = state.prev_input;
+        pos += BLOCK;
+    }
+    len
+}

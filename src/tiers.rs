@@ -1,0 +1,76 @@
+//! The size tiers: which input lengths take which path, on which backend. Every length
+//! threshold of the validator and of the character count is defined here and nowhere else.
+//!
+//! The paths, checked in this order (`len` is the input length in bytes):
+//!
+//! | condition                          | path                                                        | backends        |
+//! |------------------------------------|-------------------------------------------------------------|-----------------|
+//! | `len < STD_BELOW` (8)              | `core::str::from_utf8` (public API only)                    | all             |
+//! | `len <= ASCII_WORDS_MAX` (64)      | `<[u8]>::is_ascii`, a word at a time; ASCII ends here (public API only) | all |
+//! | `len < WIDE_MIN` (32)              | handed to SSE4.2                                            | AVX2            |
+//! | `len < REGISTER_128` (16)          | one register packed from two 8-byte reads                   | 128-bit ones    |
+//! | `len < SHORT_BELOW` (513)          | the short path: straight through the registers, one ASCII test above one block, no loop | all vector ones |
+//! | otherwise                          | the main loop: groups of `LOOP_GROUP` (8) blocks of `BLOCK` (64) bytes between error tests, then single blocks, then the last `BLOCK` bytes re-checked, overlapping | all vector ones |
+//!
+//! "Public API only": [`crate::is_valid`] and [`crate::from_utf8`] take these paths before
+//! any backend; [`crate::Backend::validate`] runs the backend on every length. The 128-bit
+//! backends are SSE4.2, NEON and simd128.
+//!
+//! Without a vector backend (scalar fallback): `< FALLBACK_STD_BELOW` (16) bytes go to
+//! `core::str::from_utf8`, longer ones to [`crate::scalar`]. [`crate::count_chars`]: under
+//! `COUNT_PORTABLE_BELOW` (64) bytes a word at a time, longer ones with AVX2 where the CPU
+//! has it.
+//!
+//! In the main loop, leading ASCII is skipped `ASCII_SKIP_BLOCKS` blocks, then one block,
+//! at a time before any table is loaded.
+//!
+//! Why public but `#[doc(hidden)]`: the integration tests (`tests/boundary_sweep.rs`,
+//! `tests/guard_pages.rs`) derive the lengths they sweep from these constants, and
+//! integration tests only see public items. A test that hard-codes "the short path ends at
+//! 128 bytes" silently stops reaching the code it was written for when a tier moves (it
+//! happened). They describe this build, not a promise: they are hidden from the API
+//! documentation and may change in any release. This page is the one table of tiers; read
+//! it in the source, or with `cargo doc --document-private-items`.
+
+/// Inputs shorter than this go to `core::str::from_utf8` (setting up vector registers costs
+/// more than the work). Only when it reports an error does the scalar decoder run, to say
+/// why.
+pub const STD_BELOW: usize = 8;
+
+/// The unit of the main loop, of the per-block ASCII test and of the error check.
+pub const BLOCK: usize = 64;
+
+/// Inputs of up to this many bytes are first tested with `<[u8]>::is_ascii`, a word at a
+/// time, before any vector code.
+pub const ASCII_WORDS_MAX: usize = BLOCK;
+
+/// The bytes of a 128-bit register. 128-bit backends (SSE4.2, NEON, simd128) pack inputs
+/// shorter than this into one register from two 8-byte reads.
+pub const REGISTER_128: usize = 16;
+
+/// The bytes of a 256-bit register: AVX2 hands inputs shorter than this to SSE4.2, whose
+/// registers can be loaded straight from the input.
+pub const WIDE_MIN: usize = 32;
+
+/// Inputs shorter than this (up to 512 bytes) take the short path: straight through their
+/// registers, with one ASCII test and no per-block tests. Must be at least `2 * BLOCK` (the
+/// main loop's overlapping last block reads the register before it).
+pub const SHORT_BELOW: usize = 8 * BLOCK + 1;
+
+/// The main loop tests its error accumulator after this many blocks (512 bytes): an error
+/// is found at most that far after it occurs.
+pub const LOOP_GROUP: usize = 8;
+
+/// Leading ASCII of a long input is skipped this many blocks at a time (one OR-reduction
+/// and one test), then one block at a time.
+pub const ASCII_SKIP_BLOCKS: usize = 4;
+
+/// Without a vector backend, inputs shorter than this go to `core::str::from_utf8`, whose
+/// loop is faster than the scalar decoder's there.
+pub const FALLBACK_STD_BELOW: usize = 16;
+
+/// [`crate::count_chars`] counts inputs shorter than this a word at a time.
+pub const COUNT_PORTABLE_BELOW: usize = 64;
+
+const _: () = assert!(SHORT_BELOW >= 2 * BLOCK);
+const _: () = assert!(STD_BELOW <= REGISTER_128 && REGISTER_128 <= WIDE_MIN);
