@@ -29,6 +29,7 @@ mod common;
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
+use common::Tier;
 use vutf8::tiers::{
     ASCII_SKIP_BLOCKS, BLOCK, LOOP_GROUP, REGISTER_128, SHORT_BELOW, STD_BELOW, WIDE_MIN,
 };
@@ -153,12 +154,10 @@ type Plan = Vec<(usize, Vec<usize>)>;
 /// - `reduced`: every length up to `2 * BLOCK + 4` with every offset, and the edges ±1
 ///   with the sampled offsets.
 fn plan() -> Plan {
-    let mode = std::env::var("VUTF8_EXHAUSTIVE");
-    let (all_up_to, near, stride, sampled) = match mode.as_deref() {
-        Ok("sample") | Err(_) => (ALL_UP_TO, 3, Some(37), true),
-        Ok("full") => (FIRST_GROUP + BLOCK + 3, 3, None, false),
-        Ok("reduced") => (2 * BLOCK + 4, 1, None, true),
-        Ok(other) => panic!("VUTF8_EXHAUSTIVE must be 'full' or 'reduced', not {other:?}"),
+    let (all_up_to, near, stride, sampled) = match common::tier() {
+        Tier::Sample => (ALL_UP_TO, 3, Some(37), true),
+        Tier::Full => (FIRST_GROUP + BLOCK + 3, 3, None, false),
+        Tier::Reduced => (2 * BLOCK + 4, 1, None, true),
     };
     let mut lengths: Vec<usize> = (0..=all_up_to).collect();
     for e in edges() {

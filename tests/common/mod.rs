@@ -5,31 +5,44 @@
 use std::sync::Once;
 use vutf8::Backend;
 
-/// Which test tier runs, from `VUTF8_EXHAUSTIVE` (see `docs/RELIABILITY.md`, "Test tiers"):
-///
-/// - unset or `sample` (the default, `cargo test`): a systematic sample, never random:
-///   every register and block boundary, the first and last byte of every class of the
-///   UTF-8 grammar, every error class, every size tier;
-/// - `full` (`scripts/test-exhaustive.sh`, in CI, compiled in release): every 1- to 3-byte
-///   string at every offset of a block, every 4-byte string from F0 to F4, every cut of a
-///   parallel validation.
-///
-/// Returns `true` for `full`. Panics on any other value, so a typo cannot silently run the
-/// small tier.
-pub fn full_tier() -> bool {
+/// How much of the input space the sweeping tests cover, from `VUTF8_EXHAUSTIVE` (see
+/// `docs/RELIABILITY.md`, "Test tiers"). No tier skips anything at random: each sample is
+/// chosen (register and block boundaries, the edges of every class of the UTF-8 grammar,
+/// every error class, every size tier).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tier {
+    /// `reduced`: the sample with fewer lengths in the boundary sweep, for runs that are
+    /// many times slower (emulation: `scripts/test-cross.sh`; AddressSanitizer).
+    Reduced,
+    /// Unset or `sample`, the default of `cargo test`: a systematic sample.
+    Sample,
+    /// `full` (`scripts/test-exhaustive.sh`, in CI, compiled in release): every 1- to
+    /// 3-byte string at every offset of a block, every 4-byte string from F0 to F4, every
+    /// offset of every length of the boundary sweep, every cut of a parallel validation.
+    Full,
+}
+
+/// The tier of this run. Panics on an unknown value, so a typo cannot silently run a
+/// smaller tier. Prints the tier once per test binary.
+pub fn tier() -> Tier {
     static PRINT: Once = Once::new();
-    let full = match std::env::var("VUTF8_EXHAUSTIVE").as_deref() {
-        Ok("full") => true,
-        Ok("sample") | Err(_) => false,
-        Ok(other) => panic!("VUTF8_EXHAUSTIVE must be 'sample' or 'full', not {other:?}"),
+    let tier = match std::env::var("VUTF8_EXHAUSTIVE").as_deref() {
+        Ok("full") => Tier::Full,
+        Ok("sample") | Err(_) => Tier::Sample,
+        Ok("reduced") => Tier::Reduced,
+        Ok(other) => {
+            panic!("VUTF8_EXHAUSTIVE must be 'sample', 'reduced' or 'full', not {other:?}")
+        }
     };
     PRINT.call_once(|| {
-        eprintln!(
-            "vutf8 tests: tier {} (VUTF8_EXHAUSTIVE=full for the exhaustive tier)",
-            if full { "full" } else { "sample" }
-        );
+        eprintln!("vutf8 tests: tier {tier:?} (VUTF8_EXHAUSTIVE=full for the exhaustive tier)")
     });
-    full
+    tier
+}
+
+/// Whether this run is the full (exhaustive) tier.
+pub fn full_tier() -> bool {
+    tier() == Tier::Full
 }
 
 /// Every backend this CPU can run. Prints the list once per test binary, so a run shows
