@@ -3,7 +3,8 @@
 
 use std::sync::OnceLock;
 
-/// A validator: name and a function that says whether the bytes are valid UTF-8.
+/// A validator: name and a function that says whether the bytes are valid UTF-8. (simdutf
+/// is a peer on x86 only: see Cargo.toml.)
 pub type Contender = (&'static str, fn(&[u8]) -> bool);
 
 /// The backend `--backend NAME` forces on vutf8 (else its own choice).
@@ -42,6 +43,7 @@ pub fn vutf8_from_utf8_ok(b: &[u8]) -> bool {
 pub const IS_VALID: &[Contender] = &[
     ("vutf8 is_valid", vutf8_is_valid),
     ("simdutf8 basic", |b| simdutf8::basic::from_utf8(b).is_ok()),
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     ("simdutf validate_utf8", simdutf::validate_utf8),
     ("std", |b| core::str::from_utf8(b).is_ok()),
 ];
@@ -52,6 +54,7 @@ pub const EXACT: &[Contender] = &[
     ("simdutf8 compat", |b| {
         simdutf8::compat::from_utf8(b).is_ok()
     }),
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     ("simdutf validate_utf8_with_errors", |b| {
         simdutf::validate_utf8_with_errors(b).error == simdutf::ErrorCode::Success
     }),
@@ -155,7 +158,9 @@ pub fn header(title: &str) -> String {
         };
         s += &format!("- vutf8: {}{forced}\n", vutf8_backend().name());
         s += &format!("- simdutf8 0.1: {}\n", simdutf8_backend());
-        s += &format!("- simdutf 0.7 (C++): {}\n", simdutf_backend());
+        if cfg!(any(target_arch = "x86", target_arch = "x86_64")) {
+            s += &format!("- simdutf 0.7 (C++): {}\n", simdutf_backend());
+        }
         s += "- std: core::str::from_utf8 (scalar)\n\n";
     }
     s
