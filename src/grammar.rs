@@ -189,14 +189,20 @@ pub const fn legacy_announced_len(byte: u8) -> usize {
     }
 }
 
-/// The largest `i <= index` (`index` clamped to `bytes.len()`) such that cutting `bytes`
-/// at `i` does not split a character of valid text: `index` moved back over at most 3
-/// continuation bytes.
+/// Where to cut `bytes` near `index` (clamped to `bytes.len()`): `index` moved back over
+/// at most 3 continuation bytes to the lead byte of the character it falls inside. The
+/// result is a position where decoding starts afresh, so cutting there neither splits a
+/// character nor changes what a decoder that resumes after each maximal subpart (as
+/// [`crate::errors`] and `from_utf8_lossy` do) finds after the cut:
 ///
-/// If `bytes` is valid UTF-8, `bytes[..i]` and `bytes[i..]` are both valid. If it is not,
-/// the cut is still safe for validation: `bytes` is valid exactly when both halves are
-/// (a character has at most 3 continuation bytes, so after 3 steps back the byte at `i`
-/// is an error wherever the cut is).
+/// - on valid text it is the start of a character, so `bytes[..i]` and `bytes[i..]` are
+///   both valid;
+/// - on invalid text it is that too, unless 4 or more continuation bytes stand in a row
+///   there (`F0 9F 98 80 80`): a character has at most 3, so stepping back 3 bytes would
+///   still stop on a continuation byte, possibly inside a sequence; then the result is
+///   `index` itself, which follows 3 continuation bytes and so is reached by no sequence.
+///
+/// Either way `bytes` is valid exactly when both halves are.
 ///
 /// ```
 /// use vutf8::grammar::floor_boundary;
@@ -207,17 +213,28 @@ pub const fn legacy_announced_len(byte: u8) -> usize {
 /// assert_eq!(floor_boundary(s, 3), 1);
 /// assert_eq!(floor_boundary(s, 4), 4);
 /// assert_eq!(floor_boundary(s, 99), 5);
+/// // 4 continuation bytes in a row: the cut stays where it was asked for.
+/// let bad = b"ab\xF0\x9F\x98\x80\x80\x80cd";
+/// assert_eq!(floor_boundary(bad, 5), 2); // inside the emoji: back to its lead
+/// assert_eq!(floor_boundary(bad, 6), 6); // after it: a lone continuation byte
+/// assert_eq!(floor_boundary(bad, 7), 7);
 /// ```
 #[inline]
 pub fn floor_boundary(bytes: &[u8], index: usize) -> usize {
-    let mut i = index.min(bytes.len());
+    let index = index.min(bytes.len());
+    let mut i = index;
     for _ in 0..3 {
         match bytes.get(i) {
             Some(&b) if i > 0 && is_continuation(b) => i -= 1,
-            _ => break,
+            _ => return i,
         }
     }
-    i
+    // Three steps back and still on a continuation byte: `index` follows 3 of them.
+    if bytes.get(i).is_some_and(|&b| is_continuation(b)) {
+        index
+    } else {
+        i
+    }
 }
 
 /// A table of well-formed sequences, for the generic scalar decoder [`decode`].
@@ -432,8 +449,10 @@ mod tests {
         assert_eq!(floor_boundary(b, 2), 1);
         assert_eq!(floor_boundary(b, 3), 1);
         assert_eq!(floor_boundary(b, 4), 1);
-        assert_eq!(floor_boundary(b, 5), 2);
-        assert_eq!(floor_boundary(b, 6), 3);
+        // 5 and 6 follow 3 continuation bytes: no sequence reaches them, the cut stays
+        // (stepping back 3 bytes would still stop on a continuation byte).
+        assert_eq!(floor_boundary(b, 5), 5);
+        assert_eq!(floor_boundary(b, 6), 6);
         assert_eq!(floor_boundary(b, 7), 7);
         assert_eq!(floor_boundary(b, 100), b.len());
         assert_eq!(floor_boundary(b"\x80\x80", 1), 0);

@@ -18,9 +18,9 @@
 //! is a character boundary of the whole input with only valid bytes before it, and the
 //! first error of the whole input is the first error of the sequential path run from that
 //! start. That run stops at the error, which lies inside the piece or within 3 bytes after
-//! it (a piece that ends with an open sequence is invalid on its own only when the next
-//! piece does not continue it: the cut was moved past every continuation byte that could
-//! belong to it). Hence the result is exactly that of [`crate::from_utf8`], whichever
+//! it (no piece ends inside a sequence that the next piece completes: each cut was moved
+//! back to the lead of the character it fell inside, or, after 4 or more continuation
+//! bytes in a row, left where no sequence reaches). Hence the result is exactly that of [`crate::from_utf8`], whichever
 //! piece finished first.
 //!
 //! Inputs under [`PAR_THRESHOLD`] bytes, or a pool with one thread, take the sequential path:
@@ -138,8 +138,10 @@ mod tests {
     fn boundaries_step_back_over_at_most_three_continuation_bytes() {
         let input = b"abcd\x80\x80\x80\x80\x80\x80ef";
         assert_eq!(boundary(input, 0, 4), 0);
-        assert_eq!(boundary(input, 1, 4), 3); // 4 is a continuation byte: back to "d"
-        assert_eq!(boundary(input, 2, 4), 5); // 8, 7, 6: three steps, no further
+        // 4 is a continuation byte: back to "d".
+        assert_eq!(boundary(input, 1, 4), 3);
+        // 8 follows 3 continuation bytes (5, 6, 7): no sequence reaches it, the cut stays.
+        assert_eq!(boundary(input, 2, 4), 8);
         assert_eq!(boundary(input, 3, 4), input.len());
         assert_eq!(boundary(input, usize::MAX, 4), input.len());
         let text = "ab€🌍".repeat(100);

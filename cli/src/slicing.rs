@@ -5,8 +5,8 @@
 //!
 //! A large slice is cut into chunks of about `chunk` bytes, each checked on its own by a
 //! rayon task. Each cut is moved back onto a byte where every decoder that restarts after
-//! each maximal subpart (as `from_utf8` and `vutf8::errors` do) starts afresh ([`cut`],
-//! the library's `grammar::floor_boundary`), so what
+//! each maximal subpart (as `from_utf8` and `vutf8::errors` do) starts afresh (the
+//! library's `grammar::floor_boundary`), so what
 //! lies before a cut cannot change what is found after it. What lies after it can change
 //! what is found before it, though: `E2 82` at the end of a chunk is "input ends inside a
 //! sequence" alone, but "sequence cut short" when the next chunk starts with `41`. So each
@@ -29,7 +29,7 @@
 //! when asked for.
 
 use rayon::prelude::*;
-use vutf8::grammar::{floor_boundary, is_continuation};
+use vutf8::grammar::floor_boundary;
 use vutf8::Utf8Error;
 
 use crate::args::Bom;
@@ -106,27 +106,11 @@ fn chunk_bounds(data: &[u8], chunk: usize) -> Vec<usize> {
     let mut bounds = vec![0];
     let mut next = chunk;
     while next < data.len() {
-        bounds.push(cut(data, next));
+        bounds.push(floor_boundary(data, next));
         next += chunk;
     }
     bounds.push(data.len());
     bounds
-}
-
-/// Where to cut `data` near `at` (`3 <= at < data.len()`): the library's one boundary
-/// rule, [`floor_boundary`], which moves back over at most 3 continuation bytes. On valid
-/// text that is a character boundary. On invalid text it may still stop on a continuation
-/// byte, after a run of 4 or more, where it could split a character (`F0 9F 98 80 | 80`
-/// cut before `9F`): `floor_boundary` promises only that validity is kept, which is all a
-/// yes/no check needs. Exact errors need a byte where decoding restarts, and in that case
-/// `at` itself is one (it follows 3 continuation bytes, so no sequence reaches it).
-fn cut(data: &[u8], at: usize) -> usize {
-    let floor = floor_boundary(data, at);
-    if is_continuation(data[floor]) {
-        at
-    } else {
-        floor
-    }
 }
 
 /// Chunk `i` of `data`, with one byte of the next chunk appended (see the module docs).
@@ -305,10 +289,11 @@ mod tests {
     #[test]
     fn cuts_never_split_what_a_decoder_joins() {
         let data = b"ab\xF0\x9F\x98\x80\x80\x80\x80\x80cd";
-        assert_eq!(cut(data, 3), 2); // inside the emoji: back to its lead
-        assert_eq!(cut(data, 5), 2);
-        assert_eq!(cut(data, 6), 6); // the byte after the emoji: a lone continuation byte
-        assert_eq!(cut(data, 9), 9); // 4 continuation bytes in a row
-        assert_eq!(cut(data, 10), 10);
+        let cut = |at| chunk_bounds(data, at)[1];
+        assert_eq!(cut(3), 2); // inside the emoji: back to its lead
+        assert_eq!(cut(5), 2);
+        assert_eq!(cut(6), 6); // the byte after the emoji: a lone continuation byte
+        assert_eq!(cut(9), 9); // 4 continuation bytes in a row
+        assert_eq!(cut(10), 10);
     }
 }
