@@ -122,7 +122,7 @@ fn run_udf(udf: &ScalarUDF, batches: &[ArrayRef]) -> usize {
     let arg_field = Arc::new(Field::new("x", DataType::Binary, true));
     let return_field = udf
         .return_field_from_args(datafusion::logical_expr::ReturnFieldArgs {
-            arg_fields: &[arg_field.clone()],
+            arg_fields: std::slice::from_ref(&arg_field),
             scalar_arguments: &[None],
         })
         .unwrap();

@@ -70,7 +70,7 @@ pub fn log_lines(first_id: i64, rows: usize, every: usize) -> RecordBatch {
             messages.push(None);
             continue;
         }
-        if every > 0 && (r >> 24) as usize % every == 0 {
+        if every > 0 && ((r >> 24) as usize).is_multiple_of(every) {
             damage(&mut msg, r >> 32);
         }
         messages.push(Some(msg));
