@@ -1,6 +1,7 @@
 //! The vutf8 functions against DataFusion's own Spark-compatible ones and Arrow's cast, side
 //! by side in one run, on 10 million rows of real text (about 1 GB) in DataFusion's batches
-//! of 8192 rows, single thread. Prints a table: medians of `--runs` runs (default 5).
+//! of 8192 rows, single thread. Prints a table: medians of `--runs` runs (default 5), the two
+//! sides of each line alternating.
 //!
 //! ```text
 //! scripts/real-corpus.sh                       # the real-text corpus, once
@@ -145,19 +146,41 @@ fn run_udf(udf: &ScalarUDF, batches: &[ArrayRef]) -> usize {
     out
 }
 
-/// The median time of `runs` runs of `f`, and what it returned (the same every run).
-fn median(runs: usize, mut f: impl FnMut() -> usize) -> (Duration, usize) {
-    let mut times = Vec::new();
-    let mut answer = None;
-    for _ in 0..runs {
+/// The median times of `runs` runs of `ours` and of `peer`, and what each returned (the
+/// same every run). The two alternate, and which goes first alternates too, so that both
+/// see the same machine: this one is shared, and its load changes by the minute.
+fn paired(
+    runs: usize,
+    mut ours: impl FnMut() -> usize,
+    mut peer: impl FnMut() -> usize,
+) -> ((Duration, usize), (Duration, usize)) {
+    let mut times = [Vec::new(), Vec::new()];
+    let mut answers = [None, None];
+    let mut time = |side: usize, f: &mut dyn FnMut() -> usize| {
         let start = Instant::now();
         let a = std::hint::black_box(f());
-        times.push(start.elapsed());
-        assert!(answer.is_none_or(|x| x == a));
-        answer = Some(a);
+        times[side].push(start.elapsed());
+        assert!(answers[side].is_none_or(|x| x == a));
+        answers[side] = Some(a);
+    };
+    for run in 0..runs {
+        if run % 2 == 0 {
+            time(0, &mut ours);
+            time(1, &mut peer);
+        } else {
+            time(1, &mut peer);
+            time(0, &mut ours);
+        }
     }
-    times.sort();
-    (times[runs / 2], answer.unwrap())
+    let median = |t: &mut Vec<Duration>| {
+        t.sort();
+        t[runs / 2]
+    };
+    let [mut a, mut b] = times;
+    (
+        (median(&mut a), answers[0].unwrap()),
+        (median(&mut b), answers[1].unwrap()),
+    )
 }
 
 fn cpu_model() -> String {
@@ -209,7 +232,7 @@ fn main() {
     for (label, damage_every) in [("all valid", 0), ("1 row in 100 damaged", 100)] {
         let (data, bytes) = batches(&rows, o.rows, damage_every);
         let gb = bytes as f64 / 1e9;
-        let line = |what: &str, ours: (Duration, usize), peer: (Duration, usize)| {
+        let line = |what: &str, (ours, peer): ((Duration, usize), (Duration, usize))| {
             assert_eq!(ours.1, peer.1, "{what}: the same answer");
             let (a, b) = (ours.0.as_secs_f64(), peer.0.as_secs_f64());
             println!(
@@ -224,14 +247,20 @@ fn main() {
         let is_valid = ours("is_valid_utf8");
         line(
             "is_valid_utf8 vs datafusion-spark is_valid_utf8",
-            median(o.runs, || run_udf(&is_valid, &data)),
-            median(o.runs, || run_udf(&spark_is_valid, &data)),
+            paired(
+                o.runs,
+                || run_udf(&is_valid, &data),
+                || run_udf(&spark_is_valid, &data),
+            ),
         );
         let make_valid = ours("make_valid_utf8");
         line(
             "make_valid_utf8 vs datafusion-spark make_valid_utf8",
-            median(o.runs, || run_udf(&make_valid, &data)),
-            median(o.runs, || run_udf(&spark_make_valid, &data)),
+            paired(
+                o.runs,
+                || run_udf(&make_valid, &data),
+                || run_udf(&spark_make_valid, &data),
+            ),
         );
         // Validation into a string array against Arrow's cast, with the same answer (the
         // valid rows): on valid data the zero-copy validate_utf8; with damaged rows
@@ -264,8 +293,7 @@ fn main() {
             } else {
                 "binary → utf8: try_validate_utf8 kernel vs arrow cast"
             },
-            median(o.runs, || validate(&data)),
-            median(o.runs, || cast(&data)),
+            paired(o.runs, || validate(&data), || cast(&data)),
         );
     }
 }

@@ -13,7 +13,7 @@ use arrow::buffer::{BooleanBuffer, NullBuffer};
 use arrow::datatypes::DataType;
 
 use crate::error::Utf8ArrayError;
-use crate::verdict::{range_is_valid, ErrorMap};
+use crate::verdict::{range_is_valid, ErrorMap, InOrder};
 
 /// The longest value a view holds inline, in the view itself (Arrow's layout).
 pub(crate) const MAX_INLINE: usize = MAX_INLINE_VIEW_LEN as usize;
@@ -120,10 +120,11 @@ fn offset_verdicts<O: OffsetSizeTrait>(array: &GenericBinaryArray<O>) -> Boolean
     let first = offsets[0].as_usize();
     let window = &array.value_data()[first..offsets[array.len()].as_usize()];
     let map = ErrorMap::of(window);
+    let mut in_order = InOrder::new(&map);
     BooleanBuffer::collect_bool(array.len(), |i| {
         let start = offsets[i].as_usize() - first;
         let end = offsets[i + 1].as_usize() - first;
-        range_is_valid(window, &map, start, end)
+        in_order.range_is_valid(window, start, end)
     })
 }
 

@@ -81,16 +81,49 @@ impl ErrorMap {
 }
 
 /// Whether `bytes[start..end]` is valid UTF-8 on its own, by the rule in the module docs;
-/// `map` is the [`ErrorMap`] of the whole of `bytes`.
+/// `map` is the [`ErrorMap`] of the whole of `bytes`. For ranges in any order (views).
 #[inline]
 pub(crate) fn range_is_valid(bytes: &[u8], map: &ErrorMap, start: usize, end: usize) -> bool {
-    debug_assert!(start <= end && end <= bytes.len());
-    if start == end {
-        return true;
-    }
+    start == end || (ends_are_valid(bytes, map, start, end) && !map.overlaps(start, end))
+}
+
+/// Conditions (1) and (2) of the rule, for a range that is not empty.
+#[inline]
+fn ends_are_valid(bytes: &[u8], map: &ErrorMap, start: usize, end: usize) -> bool {
+    debug_assert!(start < end && end <= bytes.len());
     !is_continuation(bytes[start])
         && (end == bytes.len() || !is_continuation(bytes[end]) || map.starts_at(end))
-        && !map.overlaps(start, end)
+}
+
+/// [`range_is_valid`] for ranges that come in order of their start, as the rows of an
+/// offset layout do: the search of the error list goes on from where the last one stopped,
+/// so a whole array costs one walk of the list instead of a binary search per row.
+pub(crate) struct InOrder<'a> {
+    map: &'a ErrorMap,
+    /// The first error that may end after the next range's start.
+    next: usize,
+}
+
+impl<'a> InOrder<'a> {
+    /// A walk of `map` from its first error.
+    pub(crate) fn new(map: &'a ErrorMap) -> Self {
+        InOrder { map, next: 0 }
+    }
+
+    /// [`range_is_valid`]; `start` must be no less than that of the range before.
+    #[inline]
+    pub(crate) fn range_is_valid(&mut self, bytes: &[u8], start: usize, end: usize) -> bool {
+        if start == end {
+            return true;
+        }
+        let ranges = &self.map.ranges;
+        // Errors that end by `start` end by every later start too: skip them for good.
+        while self.next < ranges.len() && ranges[self.next].1 <= start {
+            self.next += 1;
+        }
+        let overlaps = ranges.get(self.next).is_some_and(|&(s, _)| s < end);
+        !overlaps && ends_are_valid(bytes, self.map, start, end)
+    }
 }
 
 #[cfg(test)]
@@ -115,13 +148,13 @@ mod tests {
         let mut ranges = 0;
         for bytes in buffers {
             let map = ErrorMap::of(bytes);
+            let mut in_order = InOrder::new(&map);
             for start in 0..=bytes.len() {
                 for end in start..=bytes.len() {
-                    assert_eq!(
-                        range_is_valid(bytes, &map, start, end),
-                        std::str::from_utf8(&bytes[start..end]).is_ok(),
-                        "{bytes:02X?}[{start}..{end}]"
-                    );
+                    let std = std::str::from_utf8(&bytes[start..end]).is_ok();
+                    let what = format!("{bytes:02X?}[{start}..{end}]");
+                    assert_eq!(range_is_valid(bytes, &map, start, end), std, "{what}");
+                    assert_eq!(in_order.range_is_valid(bytes, start, end), std, "{what}");
                     ranges += 1;
                 }
             }
@@ -148,13 +181,13 @@ mod tests {
                     digits /= BYTES.len();
                 }
                 let map = ErrorMap::of(&buffer);
+                let mut in_order = InOrder::new(&map);
                 for start in 0..=buffer.len() {
                     for end in start..=buffer.len() {
-                        assert_eq!(
-                            range_is_valid(&buffer, &map, start, end),
-                            std::str::from_utf8(&buffer[start..end]).is_ok(),
-                            "{buffer:02X?}[{start}..{end}]"
-                        );
+                        let std = std::str::from_utf8(&buffer[start..end]).is_ok();
+                        let what = format!("{buffer:02X?}[{start}..{end}]");
+                        assert_eq!(range_is_valid(&buffer, &map, start, end), std, "{what}");
+                        assert_eq!(in_order.range_is_valid(&buffer, start, end), std, "{what}");
                         checked += 1;
                     }
                 }
