@@ -1,8 +1,8 @@
 //! Log lines in a Parquet file, some with invalid bytes, checked and repaired with SQL.
 //!
 //! ```text
-//! cargo run -p vutf8-datafusion --example logs            # writes and queries sample logs
-//! cargo run -p vutf8-datafusion --example logs -- FILE.parquet COLUMN   # your own file
+//! cargo run -p vutf8-datafusion --profile engine --example logs   # writes and queries sample logs
+//! cargo run -p vutf8-datafusion --profile engine --example logs -- FILE.parquet COLUMN
 //! ```
 
 use datafusion::error::Result;
