@@ -13,7 +13,10 @@
 #     reach for: `#[target_feature]` on a safe function (1.86), `cfg(true)`/`cfg(false)`
 #     (1.88), `#[unsafe(naked)]` (1.88), `asm_goto` blocks (1.87), inferred const
 #     arguments `::<_>` in a const position (1.89), AVX-512 target features (1.89).
-#     Let chains (1.88) need edition 2024, which the crates do not use.
+#     Let chains (1.88) need edition 2024, which the crates do not use. The one exception:
+#     the AVX-512 backend behind the cargo feature `avx512`, which documents that it needs
+#     1.89: its target features may appear only in src/arch/x86/avx512.rs (a module declared
+#     under `#[cfg(feature = "avx512")]`) and on a line right after that cfg.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 msrv=$(sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml)
@@ -80,5 +83,18 @@ if grep -nE 'cfg\((true|false)\)|#\[unsafe\(naked\)\]|asm!\([^)]*label|enable = 
     echo "check-msrv: the lines above use a feature newer than $msrv"
     fail=1
 fi
+# AVX-512 target features only behind the cargo feature `avx512` (see above).
+# shellcheck disable=SC2086
+if awk '
+    /^[[:space:]]*\/\// { prev = $0; next }
+    /"avx512[a-z0-9]+"/ && FILENAME != "src/arch/x86/avx512.rs" \
+        && prev !~ /#\[cfg\(feature = "avx512"\)\]/ {
+        print FILENAME ":" FNR ": an AVX-512 target feature outside the avx512 cargo feature (Rust 1.89)"
+        bad = 1
+    }
+    { prev = $0 }
+    END { exit bad }' $(git ls-files 'src/*.rs'); then :; else fail=1; fi
+grep -B1 -E '^pub\(crate\) mod avx512;' src/arch/x86/mod.rs | grep -q '#\[cfg(feature = "avx512")\]' \
+    || { echo "check-msrv: src/arch/x86/avx512.rs must be declared under #[cfg(feature = \"avx512\")]"; fail=1; }
 [ $fail = 0 ] && echo "check-msrv: ok"
 exit $fail

@@ -6,19 +6,29 @@
 # separate runs is what docs/PERFORMANCE.md quotes. Each run's own output is kept in
 # target/compare-runs/.
 #
-# Usage: scripts/compare-runs.sh N [compare options, e.g. --min-size 4096 --no-plot]
-# The plot written to docs/compare.svg is the last run's.
+# Usage: scripts/compare-runs.sh N [--features F] [compare options, e.g. --min-size 4096]
+# `--features F` goes to cargo (e.g. `--features avx512`: the AVX-512 backend where the CPU
+# has it); everything else to the benchmark. The plot written to docs/compare.svg is the
+# last run's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-n=${1:?usage: scripts/compare-runs.sh N [compare options]}
+n=${1:?usage: scripts/compare-runs.sh N [--features F] [compare options]}
 shift
+cargo_args=()
+bench_args=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --features) cargo_args+=(--features "${2:?--features needs a value}"); shift 2 ;;
+        *) bench_args+=("$1"); shift ;;
+    esac
+done
 out=target/compare-runs
 mkdir -p "$out"
 rm -f "$out"/run-*.txt
-cargo bench --bench compare --no-run -q
+cargo bench "${cargo_args[@]}" --bench compare --no-run -q
 for i in $(seq 1 "$n"); do
     echo "compare-runs: run $i of $n" >&2
-    cargo bench -q --bench compare -- "$@" >"$out/run-$i.txt"
+    cargo bench -q "${cargo_args[@]}" --bench compare -- "${bench_args[@]}" >"$out/run-$i.txt"
 done
 python3 - "$out"/run-*.txt <<'EOF'
 import statistics, sys

@@ -17,6 +17,11 @@ pub enum Backend {
     Sse42,
     /// x86 / x86-64 with AVX2: 256-bit registers.
     Avx2,
+    /// x86 / x86-64 with AVX512F and AVX512BW: 512-bit registers. Only in builds with the
+    /// cargo feature `avx512` (Rust 1.89 or later), which is not on by default: this
+    /// backend has not yet been run through the test suite on AVX-512 hardware by the
+    /// project (docs/AVX512.md). Without the feature it is never available.
+    Avx512,
     /// aarch64 with NEON: 128-bit registers.
     Neon,
     /// wasm32 built with `-C target-feature=+simd128`: 128-bit registers.
@@ -25,10 +30,11 @@ pub enum Backend {
 
 impl Backend {
     /// Every backend, in order from the plainest to the widest.
-    pub const ALL: [Backend; 5] = [
+    pub const ALL: [Backend; 6] = [
         Backend::Scalar,
         Backend::Sse42,
         Backend::Avx2,
+        Backend::Avx512,
         Backend::Neon,
         Backend::Simd128,
     ];
@@ -50,13 +56,21 @@ impl Backend {
         arch::is_available(self)
     }
 
-    /// The backend's name in lower case: `"scalar"`, `"sse4.2"`, `"avx2"`, `"neon"`,
-    /// `"simd128"`.
+    /// Whether this build has the backend's code at all, whatever the CPU: the right target
+    /// architecture, and for [`Backend::Avx512`] the cargo feature `avx512`. A built backend
+    /// is [available](Backend::is_available) where the CPU has its instructions.
+    pub fn is_built(self) -> bool {
+        arch::is_built(self)
+    }
+
+    /// The backend's name in lower case: `"scalar"`, `"sse4.2"`, `"avx2"`, `"avx512"`,
+    /// `"neon"`, `"simd128"`.
     pub const fn name(self) -> &'static str {
         match self {
             Backend::Scalar => "scalar",
             Backend::Sse42 => "sse4.2",
             Backend::Avx2 => "avx2",
+            Backend::Avx512 => "avx512",
             Backend::Neon => "neon",
             Backend::Simd128 => "simd128",
         }
@@ -74,7 +88,8 @@ impl Backend {
     }
 
     /// Validates `input` with this backend, whatever its length (short inputs go through
-    /// the vector code too: AVX2 hands inputs under 32 bytes to SSE4.2, and the 128-bit
+    /// the vector code too: AVX-512 hands inputs under 64 bytes to AVX2, AVX2 those under 32
+    /// bytes to SSE4.2, and the 128-bit
     /// backends pack inputs under 16 bytes into one register; see `src/tiers.rs`), with the
     /// same result as [`crate::from_utf8`].
     ///

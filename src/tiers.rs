@@ -7,6 +7,7 @@
 //! |------------------------------------|-------------------------------------------------------------|-----------------|
 //! | `len < STD_BELOW` (8)              | `core::str::from_utf8` (public API only)                    | all             |
 //! | `len <= ASCII_WORDS_MAX` (64)      | `<[u8]>::is_ascii`, a word at a time; ASCII ends here (public API only) | all |
+//! | `len < WIDEST_MIN` (64)            | handed to AVX2 (which hands on those under 32)              | AVX-512         |
 //! | `len < WIDE_MIN` (32)              | handed to SSE4.2                                            | AVX2            |
 //! | `len < REGISTER_128` (16)          | one register packed from two 8-byte reads                   | 128-bit ones    |
 //! | `len < SHORT_BELOW` (513)          | the short path: straight through the registers, one ASCII test above one block, no loop | all vector ones |
@@ -52,6 +53,10 @@ pub const REGISTER_128: usize = 16;
 /// registers can be loaded straight from the input.
 pub const WIDE_MIN: usize = 32;
 
+/// The bytes of a 512-bit register: AVX-512 (cargo feature `avx512`) hands inputs shorter
+/// than this to AVX2.
+pub const WIDEST_MIN: usize = 64;
+
 /// Inputs shorter than this (up to 512 bytes) take the short path: straight through their
 /// registers, with one ASCII test and no per-block tests. Must be at least `2 * BLOCK` (the
 /// main loop's overlapping last block reads the register before it).
@@ -74,3 +79,4 @@ pub const COUNT_PORTABLE_BELOW: usize = 64;
 
 const _: () = assert!(SHORT_BELOW >= 2 * BLOCK);
 const _: () = assert!(STD_BELOW <= REGISTER_128 && REGISTER_128 <= WIDE_MIN);
+const _: () = assert!(WIDE_MIN <= WIDEST_MIN && WIDEST_MIN <= BLOCK);

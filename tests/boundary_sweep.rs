@@ -31,7 +31,8 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use common::Tier;
 use vutf8::tiers::{
-    ASCII_SKIP_BLOCKS, BLOCK, LOOP_GROUP, REGISTER_128, SHORT_BELOW, STD_BELOW, WIDE_MIN,
+    ASCII_SKIP_BLOCKS, BLOCK, LOOP_GROUP, REGISTER_128, SHORT_BELOW, STD_BELOW, WIDEST_MIN,
+    WIDE_MIN,
 };
 use vutf8::{Backend, ErrorKind, Utf8Error, Validator};
 
@@ -111,9 +112,9 @@ const PATTERNS: &[Pattern] = &[
 ];
 
 /// Every length up to this is swept with every offset: the `core::str::from_utf8`
-/// path, the packed register, AVX2's hand-over, and the short path up to two blocks and a
-/// 256-bit register (all register counts of both widths, every masked and overlapping last
-/// register, the short path's ASCII test).
+/// path, the packed register, AVX2's and AVX-512's hand-overs, and the short path up to two
+/// blocks and a 256-bit register (all register counts of the three widths up to two 512-bit
+/// registers, every masked and overlapping last register, the short path's ASCII test).
 const ALL_UP_TO: usize = 2 * BLOCK + WIDE_MIN;
 /// The first length whose main loop runs a whole group (after its first block).
 const FIRST_GROUP: usize = (1 + LOOP_GROUP) * BLOCK;
@@ -379,6 +380,17 @@ fn every_tier_is_swept() {
         (
             "short path, last register 1-2 bytes past the first (256-bit)",
             |len, _| (WIDE_MIN + 1..=WIDE_MIN + 2).contains(&len),
+        ),
+        ("AVX-512 hands over to AVX2", |len, _| {
+            (WIDE_MIN..WIDEST_MIN).contains(&len)
+        }),
+        (
+            "short path, last register 1-2 bytes past the first (512-bit)",
+            |len, _| (WIDEST_MIN + 1..=WIDEST_MIN + 2).contains(&len),
+        ),
+        (
+            "short path, two 512-bit registers and an overlapping third",
+            |len, _| len > 2 * WIDEST_MIN && len % WIDEST_MIN != 0,
         ),
         ("short path, overlapping last register", |len, _| {
             len > WIDE_MIN + 3 && len % WIDE_MIN != 0

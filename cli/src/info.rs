@@ -91,7 +91,17 @@ pub fn run(engine: Engine) -> io::Result<()> {
         names(
             Backend::ALL
                 .into_iter()
-                .filter(|b| !b.is_available())
+                .filter(|b| b.is_built() && !b.is_available())
+                .map(Backend::name)
+        )
+    )?;
+    writeln!(
+        out,
+        "  not built:     {}",
+        names(
+            Backend::ALL
+                .into_iter()
+                .filter(|b| !b.is_built())
                 .map(Backend::name)
         )
     )?;

@@ -435,9 +435,19 @@ fn every_backend_this_cpu_runs_gives_the_same_report() {
         let r = run(&["--all", "--backend", backend.name()], &data);
         if backend.is_available() {
             assert_eq!(r.stdout, want.stdout, "{}", backend.name());
-        } else {
+        } else if backend.is_built() {
             assert_eq!(r.status, 2);
             assert!(r.stderr.contains("this CPU cannot run"), "{}", r.stderr);
+        } else {
+            assert_eq!(r.status, 2);
+            assert!(
+                r.stderr.contains(&format!(
+                    "the {} backend is not in this build of vutf8",
+                    backend.name()
+                )),
+                "{}",
+                r.stderr
+            );
         }
     }
 }
@@ -540,6 +550,32 @@ fn info_and_bench() {
         r.stdout
     );
     assert!(r.stdout.contains("backends:        scalar"), "{}", r.stdout);
+    // Every backend is on exactly one of the three lines.
+    let line = |label: &str| {
+        r.lines()
+            .into_iter()
+            .find(|l| l.starts_with(label))
+            .unwrap_or_else(|| panic!("no '{label}' line in {}", r.stdout))
+            .split_whitespace()
+            .skip(label.split_whitespace().count())
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let (on, off, not_built) = (
+        line("backends:"),
+        line("  not available:"),
+        line("  not built:"),
+    );
+    for backend in vutf8::Backend::ALL {
+        let name = backend.name().to_string();
+        let lines = [&on, &off, &not_built].map(|l| l.contains(&name));
+        let want = [
+            backend.is_available(),
+            backend.is_built() && !backend.is_available(),
+            !backend.is_built(),
+        ];
+        assert_eq!(lines, want, "{name}: {}", r.stdout);
+    }
     let r = run(&["bench", "--size", "5000", "--runs", "1"], b"");
     assert_eq!(r.status, 0, "{}", r.stderr);
     for backend in vutf8::Backend::available() {

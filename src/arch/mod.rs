@@ -7,13 +7,16 @@
 //! backends! { mod x86;
 //!     Sse42: x86::sse42::Sse42Vector, x86::sse42::validate, "sse4.2";
 //!     Avx2:  x86::avx2::Avx2Vector,   x86::avx2::validate,  "avx2";
+//!     #[cfg(feature = "avx512")]
+//!     Avx512: x86::avx512::Avx512Vector, x86::avx512::validate, "avx2", "avx512f", "avx512bw";
 //! }
 //! ```
 //!
 //! Each entry names the [`Backend`], its vector type, its raw validator (an
 //! `unsafe fn(&[u8]) -> Result<(), usize>`: the generic algorithm inlined into one
-//! `#[target_feature]` function) and the target feature it needs. Everything else is
-//! written once over that table:
+//! `#[target_feature]` function) and the target features it needs (all of them must be
+//! there); `cfg` attributes on an entry leave it out of builds without it. Everything else
+//! is written once over that table:
 //!
 //! - [`is_available`], [`raw`], [`selected`]: can this CPU run a given backend, its raw
 //!   validator, and the widest one it can run.
@@ -25,8 +28,8 @@
 //!   indirect call.
 //! - `for_each_vector` (tests): run a test with every vector type this CPU supports.
 //!
-//! Adding a backend (say AVX-512) is one entry in its target's table, plus its
-//! [`Backend`] variant.
+//! Adding a backend is one entry in its target's table, plus its [`Backend`] variant (AVX-512
+//! was added that way: its module, the entry above, the variant).
 //!
 //! A raw validator returns `Err(pos)` when the input is invalid: everything before the
 //! character that contains byte `pos - 1` is valid, and the first error starts at most a few
@@ -84,26 +87,27 @@ cfg_if::cfg_if! {
 /// Defines a backend's two `#[target_feature]` functions, into which the generic schedule
 /// and algorithm are inlined and so compiled for that instruction set: `validate`, its raw
 /// validator (see the module documentation), and its cold `locate`, kept out of the hot
-/// function. With `below N: narrower::validate`, inputs shorter than `N` bytes go to a
-/// narrower backend whose target feature this one implies (AVX2 hands inputs shorter than
-/// its register to SSE4.2).
+/// function. A backend may need several target features (AVX-512: AVX512F and AVX512BW,
+/// and AVX2 for the inputs it hands down). With `; below N => narrower::validate`, inputs
+/// shorter than `N` bytes go to a narrower backend whose target features this one's imply
+/// (AVX2 hands inputs shorter than its register to SSE4.2).
 #[allow(unused_macros)] // Unused on targets without a vector backend.
 macro_rules! entry_points {
-    ($vector:ty, $feature:tt $(, below $min:path => $narrower:path)?) => {
+    ($vector:ty, $($feature:tt),+ $(; below $min:path => $narrower:path)?) => {
         /// Runs the lookup algorithm with this backend; see
         /// [`schedule::validate`](crate::arch::generic::schedule::validate). On error, the
         /// position comes from the cold [`locate`].
         ///
         /// # Safety
-        /// The CPU supports this backend's target feature.
-        #[target_feature(enable = $feature)]
+        /// The CPU supports this backend's target features.
+        $(#[target_feature(enable = $feature)])+
         pub(crate) unsafe fn validate(input: &[u8]) -> Result<(), usize> {
             $(if input.len() < $min {
-                // SAFETY: this backend's target feature implies the narrower one's.
+                // SAFETY: this backend's target features imply the narrower one's.
                 return unsafe { $narrower(input) };
             })?
-            // SAFETY: the caller guarantees the target feature, and this function enables
-            // it, so the generic code is inlined here and compiled with it. A vector wider
+            // SAFETY: the caller guarantees the target features, and this function enables
+            // them, so the generic code is inlined here and compiled with it. A vector wider
             // than 128 bits has handed shorter inputs to a 128-bit backend just above.
             match unsafe { crate::arch::generic::schedule::validate::<$vector>(input) } {
                 Ok(()) => Ok(()),
@@ -119,9 +123,10 @@ macro_rules! entry_points {
         /// The CPU supports this backend's target feature.
         #[cold]
         #[inline(never)]
-        #[target_feature(enable = $feature)]
+        $(#[target_feature(enable = $feature)])+
         unsafe fn locate(input: &[u8], from: usize) -> usize {
-            // SAFETY: the caller guarantees the target feature, and this function enables it.
+            // SAFETY: the caller guarantees the target features, and this function enables
+            // them.
             unsafe { crate::arch::generic::schedule::locate::<$vector>(input, from) }
         }
     };
@@ -131,7 +136,7 @@ macro_rules! entry_points {
 /// and `for_each_vector` for the tests. With no entries, the generic algorithm is not
 /// compiled at all (nor are the macros above used), and the vector trait only for the tests.
 macro_rules! backends {
-    (mod $arch:ident; $($backend:ident: $vector:ty, $validate:path, $feature:tt;)+) => {
+    (mod $arch:ident; $($(#[$attr:meta])* $backend:ident: $vector:ty, $validate:path, $($feature:tt),+;)+) => {
         pub(crate) mod $arch;
         pub(crate) mod generic;
         pub(crate) mod vector;
@@ -139,19 +144,19 @@ macro_rules! backends {
         mod primitive_tests;
 
         /// This target's vector backends, narrowest first.
-        const BACKENDS: &[Entry] = &[$(Entry {
+        const BACKENDS: &[Entry] = &[$($(#[$attr])* Entry {
             backend: Backend::$backend,
             raw: $validate as RawValidate,
-            compiled: cfg!(target_feature = $feature),
-            detect: || has!($feature),
+            compiled: $(cfg!(target_feature = $feature))&&+,
+            detect: || $(has!($feature))&&+,
         }),+];
 
         /// Runs `test` with every vector type this CPU supports; returns their names.
         #[cfg(test)]
         pub(crate) fn for_each_vector(test: &mut impl VectorTest) -> std::vec::Vec<&'static str> {
             let mut ran = std::vec::Vec::new();
-            $(if has!($feature) {
-                // SAFETY: the CPU has the feature (just checked).
+            $($(#[$attr])* if $(has!($feature))&&+ {
+                // SAFETY: the CPU has the features (just checked).
                 unsafe { test.run::<$vector>(Backend::$backend.name()) };
                 ran.push(Backend::$backend.name());
             })+
@@ -185,6 +190,8 @@ cfg_if::cfg_if! {
         backends! { mod x86;
             Sse42: x86::sse42::Sse42Vector, x86::sse42::validate, "sse4.2";
             Avx2: x86::avx2::Avx2Vector, x86::avx2::validate, "avx2";
+            #[cfg(feature = "avx512")]
+            Avx512: x86::avx512::Avx512Vector, x86::avx512::validate, "avx2", "avx512f", "avx512bw";
         }
     } else if #[cfg(all(target_arch = "aarch64", target_feature = "neon"))] {
         backends! { mod aarch64;
@@ -233,6 +240,12 @@ fn entry(backend: Backend) -> Option<&'static Entry> {
     BACKENDS
         .iter()
         .find(|e| e.backend == backend && (e.detect)())
+}
+
+/// Whether this build has `backend`'s code (an entry in the table; the scalar decoder
+/// always).
+pub(crate) fn is_built(backend: Backend) -> bool {
+    backend == Backend::Scalar || BACKENDS.iter().any(|e| e.backend == backend)
 }
 
 /// Whether this CPU can run `backend`.

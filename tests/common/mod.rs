@@ -52,10 +52,35 @@ pub fn backends() -> Vec<Backend> {
     let list: Vec<Backend> = Backend::available().collect();
     PRINT.call_once(|| {
         let names: Vec<&str> = list.iter().map(|b| b.name()).collect();
+        // What did not run, and why: so that a run on a CPU without AVX-512, or a build
+        // without the feature `avx512`, says so.
+        let missing: Vec<String> = Backend::ALL
+            .into_iter()
+            .filter(|b| !b.is_available())
+            .map(|b| {
+                let why = if !b.is_built() {
+                    if b == Backend::Avx512
+                        && cfg!(any(target_arch = "x86", target_arch = "x86_64"))
+                    {
+                        "not built: cargo feature avx512"
+                    } else {
+                        "not for this target"
+                    }
+                } else {
+                    "this CPU lacks it"
+                };
+                format!("{} ({why})", b.name())
+            })
+            .collect();
         eprintln!(
-            "vutf8 tests: backends under test: {} (selected: {})",
+            "vutf8 tests: backends under test: {} (selected: {}); not run: {}",
             names.join(", "),
-            Backend::selected().name()
+            Backend::selected().name(),
+            if missing.is_empty() {
+                "none".to_string()
+            } else {
+                missing.join(", ")
+            }
         );
     });
     assert!(list.contains(&Backend::Scalar));

@@ -114,4 +114,4 @@ impl Vector for Avx2Vector {
 // Inputs shorter than one 256-bit register go to SSE4.2 (every CPU with AVX2 has it):
 // 128-bit registers can be loaded straight from such an input where 256-bit ones would
 // need a copy (see `crate::tiers`).
-entry_points!(Avx2Vector, "avx2", below crate::tiers::WIDE_MIN => super::sse42::validate);
+entry_points!(Avx2Vector, "avx2"; below crate::tiers::WIDE_MIN => super::sse42::validate);

@@ -1,0 +1,139 @@
+//! The AVX-512 backend: 512-bit registers (`__m512i`), AVX512F and AVX512BW (the byte
+//! operations), behind the non-default cargo feature `avx512`.
+//!
+//! It is the lookup algorithm with registers of 64 bytes, one register per block: the same
+//! nibble tables (`vpshufb` works inside each 128-bit lane on AVX-512BW as on AVX2), the
+//! same schedule. Two things differ from AVX2:
+//!
+//! - **The shift by 1-3 bytes.** `vpalignr` still works lane by lane, so the bytes that
+//!   enter each lane must come from the lane before it: `valignq` by 6 quadwords builds
+//!   "previous register's last lane : lanes 0-2 of this one" (AVX2 needs `vperm2i128` for
+//!   the same), and `vpalignr` takes the right bytes from it. The main loop does not use
+//!   it (it loads the bytes before each register from memory); the first block and the
+//!   cold path do.
+//! - **The reductions go through mask registers**: `vpmovb2m` gives the 64 high bits (ASCII
+//!   test), `vptestmq` whether any bit is set.
+//!
+//! Inputs shorter than one register (64 bytes) go to AVX2 (whose features the table entry
+//! also requires), which hands those under 32 bytes to SSE4.2.
+//!
+//! Why a feature, and why this design: docs/AVX512.md. In short: no machine this project
+//! has measured on had AVX-512 when it was written, so it has not been run through the suite
+//! on real hardware, and it is not compiled in by default. Its target features need Rust
+//! 1.89; the crate's `rust-version` (1.85) holds without the feature.
+
+// The AVX-512 intrinsics and target features are stable since Rust 1.89, after the crate's
+// rust-version: the `avx512` feature documents that it needs 1.89 (Cargo.toml, docs/AVX512.md).
+#![allow(clippy::incompatible_msrv)]
+
+#[cfg(target_arch = "x86")]
+use core::arch::x86::*;
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::*;
+
+use crate::arch::vector::Vector;
+
+/// A 512-bit register. Only made by the `unsafe` constructors of [`Vector`], whose callers
+/// guarantee that the CPU supports AVX512F and AVX512BW: every safe method below relies on
+/// that.
+#[derive(Clone, Copy)]
+#[repr(transparent)]
+pub(crate) struct Avx512Vector(__m512i);
+
+impl Avx512Vector {
+    /// `prev`'s last 128-bit lane followed by `self`'s lanes 0-2: lane by lane, the 16 bytes
+    /// that come just before each lane of `self` in memory.
+    #[inline(always)]
+    fn straddle(self, prev: Self) -> __m512i {
+        // SAFETY: an Avx512Vector exists only where AVX512F does. `valignq` shifts the
+        // 16 quadwords `self:prev` (prev in the low half) right by 6: quadwords 6, 7 of
+        // `prev`, then 0-5 of `self`.
+        unsafe { _mm512_alignr_epi64::<6>(self.0, prev.0) }
+    }
+}
+
+impl Vector for Avx512Vector {
+    const BYTES: usize = 64;
+
+    #[inline(always)]
+    unsafe fn load_unaligned(ptr: *const u8) -> Self {
+        // SAFETY: the caller guarantees AVX512F and 64 readable bytes at `ptr`.
+        Self(unsafe { _mm512_loadu_si512(ptr.cast()) })
+    }
+    #[inline(always)]
+    unsafe fn splat(byte: u8) -> Self {
+        // SAFETY: the caller guarantees AVX512F.
+        Self(unsafe { _mm512_set1_epi8(byte as i8) })
+    }
+    #[inline(always)]
+    unsafe fn repeat16(table: [u8; 16]) -> Self {
+        // SAFETY: the caller guarantees AVX512F; `table` is 16 readable bytes.
+        Self(unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(table.as_ptr().cast())) })
+    }
+    #[inline(always)]
+    fn store(self, out: &mut [u8]) {
+        assert!(out.len() >= 64);
+        // SAFETY: an Avx512Vector exists only where AVX512F does; `out` holds 64 bytes.
+        unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), self.0) }
+    }
+    #[inline(always)]
+    fn or(self, other: Self) -> Self {
+        // SAFETY: an Avx512Vector exists only where AVX512F does.
+        Self(unsafe { _mm512_or_si512(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn and(self, other: Self) -> Self {
+        // SAFETY: an Avx512Vector exists only where AVX512F does.
+        Self(unsafe { _mm512_and_si512(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn xor(self, other: Self) -> Self {
+        // SAFETY: an Avx512Vector exists only where AVX512F does.
+        Self(unsafe { _mm512_xor_si512(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn shr4(self) -> Self {
+        // SAFETY: an Avx512Vector exists only where AVX512BW (the 16-bit shift) does. Then
+        // clear the bits that crossed from the neighbouring byte.
+        Self(unsafe { _mm512_and_si512(_mm512_srli_epi16::<4>(self.0), _mm512_set1_epi8(0x0F)) })
+    }
+    #[inline(always)]
+    fn lookup16(self, idx: Self) -> Self {
+        // SAFETY: an Avx512Vector exists only where AVX512BW does.
+        Self(unsafe { _mm512_shuffle_epi8(self.0, idx.0) })
+    }
+    #[inline(always)]
+    fn prev1(self, prev: Self) -> Self {
+        // SAFETY: an Avx512Vector exists only where AVX512BW does.
+        Self(unsafe { _mm512_alignr_epi8::<15>(self.0, self.straddle(prev)) })
+    }
+    #[inline(always)]
+    fn prev2(self, prev: Self) -> Self {
+        // SAFETY: an Avx512Vector exists only where AVX512BW does.
+        Self(unsafe { _mm512_alignr_epi8::<14>(self.0, self.straddle(prev)) })
+    }
+    #[inline(always)]
+    fn prev3(self, prev: Self) -> Self {
+        // SAFETY: an Avx512Vector exists only where AVX512BW does.
+        Self(unsafe { _mm512_alignr_epi8::<13>(self.0, self.straddle(prev)) })
+    }
+    #[inline(always)]
+    fn saturating_sub(self, other: Self) -> Self {
+        // SAFETY: an Avx512Vector exists only where AVX512BW does.
+        Self(unsafe { _mm512_subs_epu8(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn is_ascii(self) -> bool {
+        // SAFETY: an Avx512Vector exists only where AVX512BW (`vpmovb2m`) does.
+        unsafe { _mm512_movepi8_mask(self.0) == 0 }
+    }
+    #[inline(always)]
+    fn any_set(self) -> bool {
+        // SAFETY: an Avx512Vector exists only where AVX512F (`vptestmq`) does.
+        unsafe { _mm512_test_epi64_mask(self.0, self.0) != 0 }
+    }
+}
+
+// Inputs shorter than one 512-bit register go to AVX2 (the table entry requires it too),
+// which loads them straight from the input (see `crate::tiers`).
+entry_points!(Avx512Vector, "avx2", "avx512f", "avx512bw"; below crate::tiers::WIDEST_MIN => super::avx2::validate);
