@@ -70,6 +70,13 @@ pub const LOOP_GROUP: usize = 8;
 /// and one test), then one block at a time.
 pub const ASCII_SKIP_BLOCKS: usize = 4;
 
+/// The main loop's groups that test their blocks for ASCII (mostly-ASCII text, which runs
+/// at the speed of the cache it comes from) ask for the group this many bytes ahead
+/// (a prefetch, on x86). Groups of non-ASCII text are bound by the tables, not by memory,
+/// and do not ask. 2 KiB: 1 KiB and 4 KiB measured no better on real text
+/// (docs/PERFORMANCE.md).
+pub const PREFETCH_AHEAD: usize = 32 * BLOCK;
+
 /// Without a vector backend, inputs shorter than this go to `core::str::from_utf8`, whose
 /// loop is faster than the scalar decoder's there.
 pub const FALLBACK_STD_BELOW: usize = 16;

@@ -67,6 +67,15 @@ pub(crate) trait Vector: Copy {
     /// True when any bit of any byte is set.
     fn any_set(self) -> bool;
 
+    /// Asks the CPU to bring the 64 bytes at `ptr` into the nearest cache now, because they
+    /// will be read soon. A hint: it never faults, whatever `ptr` is, and reads nothing.
+    /// Where the instruction set has no stable prefetch (NEON and simd128 in stable Rust),
+    /// it does nothing.
+    #[inline(always)]
+    fn prefetch(ptr: *const u8) {
+        let _ = ptr;
+    }
+
     /// The index of the first byte that is not zero, if any. Only used on the cold path
     /// that locates an error, so the portable version (store and scan) is good enough.
     #[inline(always)]

@@ -109,6 +109,11 @@ impl Vector for Avx2Vector {
         // SAFETY: an Avx2Vector exists only where AVX2 (so AVX's vptest) does.
         unsafe { _mm256_testz_si256(self.0, self.0) == 0 }
     }
+    #[inline(always)]
+    fn prefetch(ptr: *const u8) {
+        // SAFETY: an Avx2Vector exists only where AVX2 (so SSE) does.
+        unsafe { super::prefetch(ptr) }
+    }
 }
 
 // Inputs shorter than one 256-bit register go to SSE4.2 (every CPU with AVX2 has it):

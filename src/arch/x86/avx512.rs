@@ -132,6 +132,11 @@ impl Vector for Avx512Vector {
         // SAFETY: an Avx512Vector exists only where AVX512F (`vptestmq`) does.
         unsafe { _mm512_test_epi64_mask(self.0, self.0) != 0 }
     }
+    #[inline(always)]
+    fn prefetch(ptr: *const u8) {
+        // SAFETY: an Avx512Vector exists only where AVX-512 (so SSE) does.
+        unsafe { super::prefetch(ptr) }
+    }
 }
 
 // Inputs shorter than one 512-bit register go to AVX2 (the table entry requires it too),

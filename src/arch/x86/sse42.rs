@@ -97,6 +97,11 @@ impl Vector for Sse42Vector {
         // SAFETY: a Sse42Vector exists only where SSE4.2 (so SSE4.1's ptest) does.
         unsafe { _mm_testz_si128(self.0, self.0) == 0 }
     }
+    #[inline(always)]
+    fn prefetch(ptr: *const u8) {
+        // SAFETY: an Sse42Vector exists only where SSE4.2 (so SSE) does.
+        unsafe { super::prefetch(ptr) }
+    }
 }
 
 entry_points!(Sse42Vector, "sse4.2");

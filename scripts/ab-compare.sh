@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# A/B: this working tree's `vutf8::is_valid` against the same function at an earlier commit,
+# side by side in one process, with simdutf8 `basic` as the fixed point. Timing both versions
+# in one run removes most of a shared machine's drift, which moves the corpus benchmark's
+# ratios by 5-10 % from run to run (docs/PERFORMANCE.md, "What each optimisation bought").
+#
+# Usage: scripts/ab-compare.sh [--base REV] [--rounds N] FILE...
+#   REV: the commit to compare with (default HEAD: uncommitted changes against the last
+#   commit). N: rounds (default 9); each round times the three validators in turn, 3 ms
+#   each, and the figures are the medians of the rounds. Every FILE must be valid UTF-8.
+#
+# It builds in target/ab/: a `git worktree` of REV whose package is renamed `vutf8_base`,
+# and a small binary that depends on both trees and on simdutf8.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+base=HEAD
+rounds=9
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --base) base=${2:?--base needs a commit}; shift 2 ;;
+        --rounds) rounds=${2:?--rounds needs a number}; shift 2 ;;
+        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+        *) break ;;
+    esac
+done
+[ $# -gt 0 ] || { echo "usage: scripts/ab-compare.sh [--base REV] [--rounds N] FILE..." >&2; exit 2; }
+files=()
+for f in "$@"; do files+=("$(realpath "$f")"); done
+
+out=$root/target/ab
+mkdir -p "$out"
+rev=$(git rev-parse "$base")
+if [ -d "$out/base" ]; then
+    git worktree remove --force "$out/base"
+fi
+git worktree add --force --detach "$out/base" "$rev" -q
+sed -i '0,/^name = "vutf8"$/s//name = "vutf8_base"/' "$out/base/Cargo.toml"
+
+mkdir -p "$out/harness/src"
+simdutf8=$(grep -m1 '^simdutf8 = ' Cargo.toml)
+cat >"$out/harness/Cargo.toml" <<EOF
+[package]
+name = "ab-harness"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+vutf8 = { path = "$root" }
+vutf8_base = { path = "$out/base" }
+$simdutf8
+
+[workspace]
+EOF
+cat >"$out/harness/src/main.rs" <<'EOF'
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// Nanoseconds per call of `f` on `b`, over calls for `batch`.
+fn ns(f: fn(&[u8]) -> bool, b: &[u8], batch: Duration) -> f64 {
+    let mut n = 0u64;
+    let t = Instant::now();
+    while t.elapsed() < batch {
+        assert!(f(black_box(b)), "a validator rejected valid text");
+        n += 1;
+    }
+    t.elapsed().as_nanos() as f64 / n as f64
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let rounds: usize = args[1].parse().expect("rounds");
+    let sides: [(&str, fn(&[u8]) -> bool); 3] = [
+        ("new", vutf8::is_valid),
+        ("base", vutf8_base::is_valid),
+        ("simdutf8", |b| simdutf8::basic::from_utf8(b).is_ok()),
+    ];
+    println!("backends: new {}, base {}", vutf8::Backend::selected(), vutf8_base::Backend::selected());
+    let mut logs = Vec::new();
+    for path in &args[2..] {
+        let raw = std::fs::read(path).expect("read a file");
+        // 8 bytes past a 64-byte boundary, as the corpus benchmark places its inputs.
+        let mut buf = vec![0u8; raw.len() + 128];
+        let at = (64 - buf.as_ptr() as usize % 64) % 64 + 8;
+        buf[at..at + raw.len()].copy_from_slice(&raw);
+        let b = &buf[at..at + raw.len()];
+        let mut samples = vec![Vec::new(); sides.len()];
+        for _ in 0..rounds {
+            for (i, (_, f)) in sides.iter().enumerate() {
+                samples[i].push(ns(*f, b, Duration::from_millis(3)));
+            }
+        }
+        let m: Vec<f64> = samples.iter_mut().map(|s| median(s)).collect();
+        let gbs = |i: usize| b.len() as f64 / m[i];
+        let name = std::path::Path::new(path).file_name().unwrap().to_string_lossy();
+        println!(
+            "{name:36} GB/s new {:6.2} base {:6.2} simdutf8 {:6.2}   new/base {:.3}  new/simdutf8 {:.2}  base/simdutf8 {:.2}",
+            gbs(0), gbs(1), gbs(2), m[1] / m[0], m[2] / m[0], m[2] / m[1]
+        );
+        logs.push((m[1] / m[0]).ln());
+    }
+    let n = logs.len() as f64;
+    println!("geometric mean new/base over {n} files: {:.3}", (logs.iter().sum::<f64>() / n).exp());
+}
+EOF
+echo "ab-compare: $(git rev-parse --short HEAD)+working tree against $(git rev-parse --short "$rev"), $rounds rounds" >&2
+grep -m1 'model name' /proc/cpuinfo >&2 || true
+cargo run -q --release --manifest-path "$out/harness/Cargo.toml" --target-dir "$out/target" -- "$rounds" "${files[@]}"
