@@ -138,9 +138,7 @@ impl<V: Vector> State<V> {
         // SAFETY: the first block lies in the group, within the caller's guarantee.
         if self.saw_ascii || unsafe { all_ascii::<V>(ptr, 1) } {
             self.saw_ascii = false;
-            for k in 0..LOOP_GROUP {
-                V::prefetch(ptr.wrapping_add(PREFETCH_AHEAD + k * BLOCK));
-            }
+            prefetch_blocks::<V>(ptr.wrapping_add(PREFETCH_AHEAD), LOOP_GROUP);
             for k in 0..LOOP_GROUP {
                 // SAFETY: block k and the 3 bytes before it lie in the caller's guarantee.
                 unsafe { self.block::<true, true>(t, ptr.add(k * BLOCK)) };
@@ -195,6 +193,15 @@ unsafe fn or_blocks<V: Vector>(ptr: *const u8, n: usize) -> V {
     any
 }
 
+/// Asks for the `n` blocks at `ptr` ([`Vector::prefetch`], one per 64-byte block). Any
+/// address will do: a prefetch never faults.
+#[inline(always)]
+fn prefetch_blocks<V: Vector>(ptr: *const u8, n: usize) {
+    for k in 0..n {
+        V::prefetch(ptr.wrapping_add(k * BLOCK));
+    }
+}
+
 /// Whether the `n * BLOCK` bytes at `ptr` are all ASCII: one OR-reduction, one test.
 ///
 /// # Safety
@@ -246,9 +253,7 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
     // 1. Leading ASCII.
     let mut pos = 0;
     while pos + ASCII_SKIP_BLOCKS * BLOCK <= len {
-        for k in 0..ASCII_SKIP_BLOCKS {
-            V::prefetch(ptr.wrapping_add(pos + PREFETCH_AHEAD + k * BLOCK));
-        }
+        prefetch_blocks::<V>(ptr.wrapping_add(pos + PREFETCH_AHEAD), ASCII_SKIP_BLOCKS);
         // SAFETY: the blocks tested lie inside `input`; the caller guarantees the
         // instruction set.
         if !unsafe { all_ascii::<V>(ptr.add(pos), ASCII_SKIP_BLOCKS) } {
