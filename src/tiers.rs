@@ -73,8 +73,8 @@ pub const ASCII_SKIP_BLOCKS: usize = 4;
 /// The main loop's groups that test their blocks for ASCII (mostly-ASCII text, which runs
 /// at the speed of the cache it comes from) ask for the group this many bytes ahead
 /// (a prefetch, on x86). Groups of non-ASCII text are bound by the tables, not by memory,
-/// and do not ask. 2 KiB: 1 KiB and 4 KiB measured no better on real text
-/// (docs/PERFORMANCE.md).
+/// and do not ask. 2 KiB: see docs/PERFORMANCE.md ("Notes moved from code") for what
+/// 1 KiB and 4 KiB did.
 pub const PREFETCH_AHEAD: usize = 32 * BLOCK;
 
 /// Without a vector backend, inputs shorter than this go to `core::str::from_utf8`, whose
