@@ -23,7 +23,8 @@
 //! has it.
 //!
 //! In the main loop, leading ASCII is skipped `ASCII_SKIP_BLOCKS` blocks, then one block,
-//! at a time before any table is loaded.
+//! at a time before any table is loaded; after a group of `LOOP_GROUP` blocks that were all
+//! ASCII, ASCII is skipped `ASCII_SKIP_BLOCKS` blocks at a time again.
 //!
 //! Why public but `#[doc(hidden)]`: the integration tests (`tests/boundary_sweep.rs`,
 //! `tests/guard_pages.rs`) derive the lengths they sweep from these constants, and
@@ -67,7 +68,8 @@ pub const SHORT_BELOW: usize = 8 * BLOCK + 1;
 pub const LOOP_GROUP: usize = 8;
 
 /// Leading ASCII of a long input is skipped this many blocks at a time (one OR-reduction
-/// and one test), then one block at a time.
+/// and one test), then one block at a time; so is the ASCII after a group of the main loop
+/// whose blocks were all ASCII.
 pub const ASCII_SKIP_BLOCKS: usize = 4;
 
 /// The main loop's groups that test their blocks for ASCII (mostly-ASCII text, which runs

@@ -13,7 +13,9 @@
 //!
 //! - the prefix is `o` bytes of valid text whose last character is ASCII or a 2-, 3- or
 //!   4-byte character (padded at the front with ASCII), so the error starts at offset `o`
-//!   right after that kind of character;
+//!   right after that kind of character; or ASCII after one 2-byte character at the start
+//!   (so the main loop's first block is not ASCII and the ASCII after it is skipped by the
+//!   main loop, after a group, rather than by the leading skip);
 //! - the pattern is one of [`PATTERNS`]: a stray continuation byte, each byte that never
 //!   appears (C0, C1, F5..FF), overlong 2-, 3- and 4-byte forms, surrogates, values above
 //!   U+10FFFF, sequences cut short by an ASCII byte or another lead, and sequences left
@@ -186,10 +188,31 @@ fn plan() -> Plan {
         .collect()
 }
 
-/// Valid text of exactly `len` bytes whose last character has `width` bytes (when
-/// `len >= width`): ASCII padding, then characters of that width.
-fn prefix(width: usize, len: usize) -> Vec<u8> {
-    let c = ["a", "é", "€", "😀"][width - 1].as_bytes();
+/// The kinds of prefix: its last character has 1 to 4 bytes, or it is ASCII after one
+/// 2-byte character at the start (which the leading ASCII skip stops at, so the main loop
+/// meets the ASCII run after its first block: it skips ASCII again after a group of it).
+const PREFIXES: [&str; 5] = [
+    "1-byte characters",
+    "2-byte characters",
+    "3-byte characters",
+    "4-byte characters",
+    "ASCII after a 2-byte character",
+];
+
+/// Valid text of exactly `len` bytes of prefix kind `kind` (an index into [`PREFIXES`]):
+/// for kinds 0 to 3, ASCII padding, then characters of `kind + 1` bytes (its last character
+/// has that width when `len > kind`); for kind 4, `é` and then ASCII (only ASCII when
+/// `len < 2`).
+fn prefix(kind: usize, len: usize) -> Vec<u8> {
+    if kind == 4 {
+        let mut out = vec![b'a'; len];
+        if len >= 2 {
+            out[..2].copy_from_slice("é".as_bytes());
+        }
+        return out;
+    }
+    let width = kind + 1;
+    let c = ["a", "é", "€", "😀"][kind].as_bytes();
     let mut out = vec![b'p'; len % width];
     while out.len() < len {
         out.extend_from_slice(c);
@@ -234,8 +257,8 @@ fn stream(input: &[u8], split: usize) -> [Result<(), Utf8Error>; 2] {
 /// Checks one pattern at every length and offset, after every prefix and before both
 /// suffixes. Returns (inputs, checks).
 fn sweep(pattern: &Pattern, plan: &Plan, backends: &[Backend]) -> (u64, u64) {
-    let prefixes: Vec<Vec<Vec<u8>>> = (1..=4)
-        .map(|w| (0..=MAX_LEN).map(|len| prefix(w, len)).collect())
+    let prefixes: Vec<Vec<Vec<u8>>> = (0..PREFIXES.len())
+        .map(|k| (0..=MAX_LEN).map(|len| prefix(k, len)).collect())
         .collect();
     let suffixes: Vec<Vec<Vec<u8>>> = [false, true]
         .iter()
@@ -264,9 +287,9 @@ fn sweep(pattern: &Pattern, plan: &Plan, backends: &[Backend]) -> (u64, u64) {
                     input.extend_from_slice(&suf[len - o - n]);
                     let what = || {
                         format!(
-                            "pattern {:02X?} at {o} of {len} after {}-byte characters, suffix {}",
+                            "pattern {:02X?} at {o} of {len} after {}, suffix {}",
                             pattern.bytes,
-                            w + 1,
+                            PREFIXES[w],
                             ["ASCII", "mixed"][m]
                         )
                     };
@@ -344,7 +367,7 @@ fn valid_inputs_of_every_length_after_every_prefix() {
     let backends = common::backends();
     let mut cases = 0;
     for (len, offsets) in plan() {
-        for w in 1..=4 {
+        for w in 0..PREFIXES.len() {
             for m in [false, true] {
                 for o in offsets.iter().copied().step_by(7).chain([len]) {
                     let mut input = prefix(w, o);
@@ -410,6 +433,10 @@ fn every_tier_is_swept() {
         (
             "main loop, ASCII skipped several blocks at a time",
             |len, o| len >= SHORT_BELOW && o >= ASCII_SKIP_BLOCKS * BLOCK + BLOCK,
+        ),
+        (
+            "main loop, ASCII skipped again after an all-ASCII group",
+            |len, o| len > o && o >= (1 + LOOP_GROUP + ASCII_SKIP_BLOCKS) * BLOCK,
         ),
         ("main loop, first group", |len, o| {
             len >= FIRST_GROUP && (BLOCK..FIRST_GROUP).contains(&o)

@@ -12,7 +12,8 @@
 //!             [last register, overlapping] [end-of-input check]
 //! main loop:  [ASCII skip: 4 blocks, then 1 block at a time]
 //!             [first block at 0, registers shifted]
-//!             [group: 8 blocks of 64 bytes, one error test]*  [block, error test]*
+//!             ([group: 8 blocks of 64 bytes, one error test] [ASCII skip, if the
+//!             group was all ASCII: 4 blocks at a time])*  [block, error test]*
 //!             [last 64 bytes, overlapping the blocks before] [end-of-input check]
 //! ```
 //!
@@ -31,6 +32,18 @@
 //! block), the loop asks for the bytes `PREFETCH_AHEAD` ahead ([`Vector::prefetch`]):
 //! mostly-ASCII text runs at the speed of the cache it comes from. Groups taken to be
 //! non-ASCII do not: they are bound by the tables.
+//!
+//! A group whose blocks were all tested and found ASCII is followed by the same ASCII skip
+//! as the leading one, 4 blocks (one OR-reduction, one test) at a time, until a unit that
+//! is not all ASCII, where the next group starts. Mostly-ASCII text (HTML, man pages,
+//! source) comes in long ASCII runs between a few non-ASCII words; tested block by block,
+//! each 64 bytes of such a run cost a test, a branch and an end-of-register check. The skip
+//! is only tried after a whole ASCII group, a decision that stays the same group after
+//! group on mixed text, so the branch predictor gets it right there; tried after every
+//! group that merely ends in ASCII, it cost 5-15 % on JSON and prose with short ASCII runs
+//! (docs/PERFORMANCE.md, "ASCII runs inside the text"). Nothing is left open before the
+//! run (the group's last block was ASCII) and `prev_input` stays an ASCII register, which
+//! is all the blocks after the run need of it.
 //!
 //! The error accumulator is tested after every group of `LOOP_GROUP` blocks. Within a
 //! group, each block is first tested for ASCII (one OR-reduction, and an ASCII block only
@@ -71,6 +84,9 @@ struct State<V> {
     error: V,
     /// Whether a block tested for ASCII was all ASCII (see [`State::group`]).
     saw_ascii: bool,
+    /// Whether every block of the last group was tested and found ASCII: the main loop
+    /// then skips ASCII whole units at a time before the next group (see [`validate`]).
+    ascii_group: bool,
 }
 
 impl<V: Vector> State<V> {
@@ -81,6 +97,7 @@ impl<V: Vector> State<V> {
             prev_input,
             error: zero,
             saw_ascii: false,
+            ascii_group: false,
         }
     }
 
@@ -109,6 +126,11 @@ impl<V: Vector> State<V> {
             self.error = self.error.or(t.incomplete(self.prev_input));
             self.saw_ascii = true;
         } else if LOAD_PREV {
+            // (Only a tested block can end an all-ASCII group; the group without tests
+            // clears the flag itself.)
+            if ASCII_TEST {
+                self.ascii_group = false;
+            }
             for i in 0..BLOCK / V::BYTES {
                 // SAFETY: register i and the 3 bytes before it lie inside the caller's
                 // guarantee.
@@ -129,7 +151,8 @@ impl<V: Vector> State<V> {
     /// Checks `LOOP_GROUP` consecutive blocks at `ptr`. If the first block is all ASCII, or
     /// a block of the last group was, each block gets its ASCII test; otherwise the text
     /// here is probably not ASCII, and the whole group goes through the tables without the
-    /// tests (which would almost never pay off).
+    /// tests (which would almost never pay off). Afterwards `ascii_group` says whether all
+    /// of its blocks were tested and found ASCII.
     ///
     /// # Safety
     /// `ptr - 3` is valid for reads of `LOOP_GROUP * BLOCK + 3` bytes.
@@ -138,12 +161,14 @@ impl<V: Vector> State<V> {
         // SAFETY: the first block lies in the group, within the caller's guarantee.
         if self.saw_ascii || unsafe { all_ascii::<V>(ptr, 1) } {
             self.saw_ascii = false;
+            self.ascii_group = true;
             prefetch_blocks::<V>(ptr.wrapping_add(PREFETCH_AHEAD), LOOP_GROUP);
             for k in 0..LOOP_GROUP {
                 // SAFETY: block k and the 3 bytes before it lie in the caller's guarantee.
                 unsafe { self.block::<true, true>(t, ptr.add(k * BLOCK)) };
             }
         } else {
+            self.ascii_group = false;
             for k in 0..LOOP_GROUP {
                 // SAFETY: as above.
                 unsafe { self.block::<false, true>(t, ptr.add(k * BLOCK)) };
@@ -212,6 +237,26 @@ unsafe fn all_ascii<V: Vector>(ptr: *const u8, n: usize) -> bool {
     unsafe { or_blocks::<V>(ptr, n) }.is_ascii()
 }
 
+/// The end of the ASCII run from `pos`, as far as whole units of `ASCII_SKIP_BLOCKS` blocks
+/// reach (each one OR-reduction and one test, with the bytes `PREFETCH_AHEAD` ahead asked
+/// for): the first unit that is not all ASCII, or that would end past `len`, starts at the
+/// returned offset.
+///
+/// # Safety
+/// The CPU supports `V`'s instruction set; `ptr` is valid for reads of `len` bytes.
+#[inline(always)]
+unsafe fn skip_ascii<V: Vector>(ptr: *const u8, mut pos: usize, len: usize) -> usize {
+    while pos + ASCII_SKIP_BLOCKS * BLOCK <= len {
+        prefetch_blocks::<V>(ptr.wrapping_add(pos + PREFETCH_AHEAD), ASCII_SKIP_BLOCKS);
+        // SAFETY: the unit lies inside the `len` bytes at `ptr`.
+        if !unsafe { all_ascii::<V>(ptr.add(pos), ASCII_SKIP_BLOCKS) } {
+            break;
+        }
+        pos += ASCII_SKIP_BLOCKS * BLOCK;
+    }
+    pos
+}
+
 /// Validates `input` with vector type `V`: the hot path.
 ///
 /// Returns `Err(from)` if the input is invalid, where everything before `from` is valid
@@ -223,8 +268,9 @@ unsafe fn all_ascii<V: Vector>(ptr: *const u8, n: usize) -> bool {
 /// 1. Skip leading ASCII, `ASCII_SKIP_BLOCKS` blocks and then one block at a time, before
 ///    any table is loaded.
 /// 2. The main loop: groups of `LOOP_GROUP` blocks (see [`State::group`] for when a block
-///    gets its own ASCII test), then single blocks, each with its ASCII test; the error
-///    accumulator is tested once per group or block.
+///    gets its own ASCII test), each all-ASCII group followed by an ASCII skip
+///    ([`skip_ascii`]), then single blocks, each with its ASCII test; the error accumulator
+///    is tested once per group or block.
 /// 3. The last partial block: re-check the last 64 bytes, overlapping bytes already
 ///    checked, so nothing is copied. Its `prev_input` is the true register before it, read
 ///    from memory.
@@ -251,17 +297,9 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
     }
 
     // 1. Leading ASCII.
-    let mut pos = 0;
-    while pos + ASCII_SKIP_BLOCKS * BLOCK <= len {
-        prefetch_blocks::<V>(ptr.wrapping_add(pos + PREFETCH_AHEAD), ASCII_SKIP_BLOCKS);
-        // SAFETY: the blocks tested lie inside `input`; the caller guarantees the
-        // instruction set.
-        if !unsafe { all_ascii::<V>(ptr.add(pos), ASCII_SKIP_BLOCKS) } {
-            break;
-        }
-        pos += ASCII_SKIP_BLOCKS * BLOCK;
-    }
-    // SAFETY: as above, for one block.
+    // SAFETY: the caller guarantees the instruction set; `ptr` is `input`'s.
+    let mut pos = unsafe { skip_ascii::<V>(ptr, 0, len) };
+    // SAFETY: the blocks tested lie inside `input`.
     while pos + BLOCK <= len && unsafe { all_ascii::<V>(ptr.add(pos), 1) } {
         pos += BLOCK;
     }
@@ -294,6 +332,13 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
             return Err(pos);
         }
         pos += LOOP_GROUP * BLOCK;
+        if state.ascii_group {
+            // The group's last block was ASCII, so no sequence is left open before the
+            // run, and the register before any block of the run is ASCII, which is all
+            // `prev_input` needs to be.
+            // SAFETY: as for the leading ASCII.
+            pos = unsafe { skip_ascii::<V>(ptr, pos, len) };
+        }
     }
     while pos + BLOCK <= len {
         // SAFETY: BLOCK <= pos and pos + BLOCK <= len, so the block and the 3 bytes before
