@@ -68,8 +68,9 @@ pub const SHORT_BELOW: usize = 8 * BLOCK + 1;
 pub const LOOP_GROUP: usize = 8;
 
 /// Leading ASCII of a long input is skipped this many blocks at a time (one OR-reduction
-/// and one test), then one block at a time; so is the ASCII after a group of the main loop
-/// whose blocks were all ASCII.
+/// and one test), then one block at a time. The ASCII after a group of the main loop whose
+/// blocks were all ASCII is skipped this many blocks at a time too (without the one-block
+/// steps: the next group tests its blocks one by one).
 pub const ASCII_SKIP_BLOCKS: usize = 4;
 
 /// The main loop's groups that test their blocks for ASCII (mostly-ASCII text, which runs

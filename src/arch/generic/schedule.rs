@@ -28,10 +28,10 @@
 //! shuffle ports. (The first block of an input, which has no bytes before it, and the
 //! cold path shift registers instead; the results are the same.)
 //!
-//! Where blocks are tested for ASCII (the leading-ASCII skip, and groups that test each
-//! block), the loop asks for the bytes `PREFETCH_AHEAD` ahead ([`Vector::prefetch`]):
-//! mostly-ASCII text runs at the speed of the cache it comes from. Groups taken to be
-//! non-ASCII do not: they are bound by the tables.
+//! Where blocks are tested for ASCII (the ASCII skips, and groups that test each block),
+//! the loop asks for the bytes `PREFETCH_AHEAD` ahead ([`Vector::prefetch`]): mostly-ASCII
+//! text runs at the speed of the cache it comes from. Groups taken to be non-ASCII do not:
+//! they are bound by the tables.
 //!
 //! A group whose blocks were all tested and found ASCII is followed by the same ASCII skip
 //! as the leading one, 4 blocks (one OR-reduction, one test) at a time, until a unit that
@@ -126,8 +126,8 @@ impl<V: Vector> State<V> {
             self.error = self.error.or(t.incomplete(self.prev_input));
             self.saw_ascii = true;
         } else if LOAD_PREV {
-            // (Only a tested block can end an all-ASCII group; the group without tests
-            // clears the flag itself.)
+            // (A tested block that is not ASCII means its group was not all ASCII; the
+            // group without tests clears the flag itself.)
             if ASCII_TEST {
                 self.ascii_group = false;
             }
