@@ -10,8 +10,10 @@
 //!
 //! With `--real [DIR]` it runs the real-text report instead (`support/real.rs`): the
 //! corpus of `scripts/real-corpus.sh`, whole files and cut into pieces of 64 B to 4 KiB,
-//! against simdutf8, simdutf (C++) and std. Every report starts with the CPU model and
-//! features and the backend each validator runs.
+//! against simdutf8, simdutf (C++) and std, on text seen again and again (batches) and on
+//! text not seen before (walks of the corpus), with a plot of the per-file ratios to
+//! `docs/compare-real.svg`. Every report starts with the CPU model and features and the
+//! backend each validator runs.
 //!
 //! Options (after `--`): `--rounds N` (default 11), `--quick` (5 rounds, shorter batches),
 //! `--corpus NAME` (only that corpus), `--min-size N` / `--max-size N` (only sizes from /
@@ -136,7 +138,9 @@ fn measure(input: &[u8], expect: bool, o: &Options) -> Vec<f64> {
 fn main() {
     let o = options();
     if let Some(dir) = &o.real {
-        support::real::run(dir, o.rounds, o.batch);
+        let plot = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/compare-real.svg");
+        let plot = o.plot.then(|| std::path::Path::new(plot));
+        support::real::run(dir, o.rounds, o.batch, plot);
         return;
     }
     let scripts: Vec<Script> = Script::ALL

@@ -8,8 +8,8 @@
 #
 # Usage: scripts/compare-runs.sh N [--features F] [compare options, e.g. --min-size 4096]
 # `--features F` goes to cargo (e.g. `--features avx512`: the AVX-512 backend where the CPU
-# has it); everything else to the benchmark. The plot written to docs/compare.svg is the
-# last run's.
+# has it); everything else to the benchmark. The plot written to docs/compare.svg (with
+# --real: docs/compare-real.svg) is the last run's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:?usage: scripts/compare-runs.sh N [--features F] [compare options]}

@@ -3,24 +3,34 @@
 //! Times every validator of [`super::peers`] on the real-text corpus that
 //! `scripts/real-corpus.sh` builds (`target/real-corpus` by default; `damaged/` is left
 //! out), side by side: each round times every contender once, in turn, and the tables give
-//! the median of the rounds. Four tables and a summary:
+//! the median of the rounds. Six tables, a summary and a plot:
 //!
 //! 1. whole files, yes-or-no (`is_valid` against simdutf8 `basic`, simdutf `validate_utf8`
 //!    and std), GB/s and vutf8 ÷ the fastest peer;
 //! 2. whole files, exact errors (`from_utf8` against simdutf8 `compat` and simdutf
 //!    `validate_utf8_with_errors`);
+//!
+//!    (1 and 2 time batches of calls on one file: the branch predictor learns a file of up
+//!    to about 1 MB that is validated again and again, which no program that validates each
+//!    text once gets; so:)
+//! - 1u and 2u: the same, for **text not seen before**: each round walks the whole corpus,
+//!   one call per validator and file ([`measure_walk`]);
 //! 3. the same text cut into pieces of 64 B to 4 KiB (each cut moved back to a character
 //!    boundary) and into its lines, validated one by one as a log shipper does: ns per
 //!    piece;
 //! 4. `Validator` fed 64 KiB chunks against one-shot `is_valid`.
 //!
+//! The plot (`docs/compare-real.svg` unless `--no-plot`) shows vutf8 ÷ the fastest peer for
+//! every file, tables 1 and 1u in one panel, 2 and 2u in the other.
+//!
 //! Every call's answer is checked (every file and piece is valid UTF-8).
 
 use super::peers::{self, Contender};
-use super::{median, ns_per_call, Placed};
+use super::{median, ns_per_call, touch, Placed};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use std::time::Instant;
 
 /// The sizes text is cut to for table 3.
 pub const PIECE_SIZES: &[usize] = &[64, 100, 128, 200, 256, 512, 1000, 1024, 2048, 4096];
@@ -95,6 +105,33 @@ fn measure(
     samples.iter_mut().map(|s| median(s)).collect()
 }
 
+/// Median ns of one call of each contender on each file, **text not seen before**: each of
+/// `3 * rounds` rounds walks the whole corpus once, timing one call of every contender on
+/// every file (each right after [`touch`] has brought the file into the cache). Between
+/// two calls on the same file, a validator has gone through the rest of the corpus
+/// (70 MB), so its branch predictor no longer holds the pattern of that file, as in a
+/// program that validates each text once. (The batches of [`measure`] repeat one file,
+/// and the predictor learns files up to about 1 MB: docs/PERFORMANCE.md.)
+fn measure_walk(files: &[File], contenders: &[Contender], rounds: usize) -> Vec<Vec<f64>> {
+    let mut samples = vec![vec![Vec::with_capacity(3 * rounds); contenders.len()]; files.len()];
+    for _ in 0..3 * rounds {
+        for (f, file) in files.iter().enumerate() {
+            let b = file.bytes.bytes();
+            for (i, &(name, v)) in contenders.iter().enumerate() {
+                black_box(touch(black_box(b)));
+                let t = Instant::now();
+                let ok = v(black_box(b));
+                samples[f][i].push(t.elapsed().as_nanos() as f64);
+                assert!(ok, "{name} rejected valid text");
+            }
+        }
+    }
+    samples
+        .iter_mut()
+        .map(|per| per.iter_mut().map(|s| median(s)).collect())
+        .collect()
+}
+
 /// vutf8 (the first contender) ÷ the fastest of the others, as a speed ratio.
 fn ratio(ns: &[f64]) -> f64 {
     let best_peer = ns[1..].iter().copied().fold(f64::INFINITY, f64::min);
@@ -123,13 +160,28 @@ fn table_head(first: &str, contenders: &[Contender], unit: &str) {
 /// pages and HTML have a few: a name, a quotation mark, a copyright sign).
 const ASCII_BELOW: f64 = 0.01;
 
-/// Whole files: prints the table, returns (non-ASCII ratios, ASCII ratios).
-fn whole_files(files: &[File], contenders: &[Contender], o: (usize, Duration)) -> [Vec<f64>; 2] {
+/// Whole files: prints the table, returns vutf8 ÷ the fastest peer for each file, in order.
+/// `unseen`: each call times text the branch predictor has not seen ([`measure_walk`]).
+fn whole_files(
+    files: &[File],
+    contenders: &[Contender],
+    o: (usize, Duration),
+    unseen: bool,
+) -> Vec<f64> {
     table_head("file | KB | non-ASCII bytes", contenders, "GB/s");
-    let mut out = [Vec::new(), Vec::new()];
-    for f in files {
+    let walked = if unseen {
+        measure_walk(files, contenders, o.0)
+    } else {
+        Vec::new()
+    };
+    let mut out = Vec::new();
+    for (n, f) in files.iter().enumerate() {
         let b = f.bytes.bytes();
-        let ns = measure(contenders, o.0, o.1, |v| v(black_box(b)));
+        let ns = if unseen {
+            walked[n].clone()
+        } else {
+            measure(contenders, o.0, o.1, |v| v(black_box(b)))
+        };
         let gbs: Vec<String> = ns
             .iter()
             .map(|t| format!("{:.2}", b.len() as f64 / t))
@@ -142,7 +194,7 @@ fn whole_files(files: &[File], contenders: &[Contender], o: (usize, Duration)) -
             f.non_ascii * 100.0,
             gbs.join(" | ")
         );
-        out[usize::from(f.non_ascii < ASCII_BELOW)].push(r);
+        out.push(r);
     }
     out
 }
@@ -161,7 +213,7 @@ fn cut(bytes: &[u8], size: usize, out: &mut Vec<(usize, usize)>, base: usize) {
 }
 
 /// Runs the report on the corpus in `dir`.
-pub fn run(dir: &Path, rounds: usize, batch: Duration) {
+pub fn run(dir: &Path, rounds: usize, batch: Duration, plot_to: Option<&Path>) {
     let files = files(dir);
     if files.is_empty() {
         eprintln!(
@@ -183,11 +235,30 @@ pub fn run(dir: &Path, rounds: usize, batch: Duration) {
     let o = (rounds, batch);
 
     println!("### 1. Whole files, yes or no\n");
-    let [non_ascii, ascii] = whole_files(&files, peers::IS_VALID, o);
+    let is_valid = whole_files(&files, peers::IS_VALID, o, false);
 
     println!("\n### 2. Whole files, exact error positions\n");
-    let [e1, e2] = whole_files(&files, peers::EXACT, o);
-    let exact: Vec<f64> = e1.into_iter().chain(e2).collect();
+    let exact = whole_files(&files, peers::EXACT, o, false);
+
+    println!(
+        "\n### 1u. Whole files, yes or no, text not seen before (each round walks the corpus once)\n"
+    );
+    let u_is_valid = whole_files(&files, peers::IS_VALID, o, true);
+
+    println!("\n### 2u. Whole files, exact error positions, text not seen before\n");
+    let u_exact = whole_files(&files, peers::EXACT, o, true);
+
+    // The yes-or-no ratios of the files with and without non-ASCII text.
+    let split = |ratios: &[f64], ascii: bool| -> Vec<f64> {
+        files
+            .iter()
+            .zip(ratios)
+            .filter(|(f, _)| (f.non_ascii < ASCII_BELOW) == ascii)
+            .map(|(_, &r)| r)
+            .collect()
+    };
+    let (non_ascii, ascii) = (split(&is_valid, false), split(&is_valid, true));
+    let (u_non_ascii, u_ascii) = (split(&u_is_valid, false), split(&u_is_valid, true));
 
     println!(
         "\n### 3. Pieces validated one by one (the first {} KiB of every file)\n",
@@ -280,6 +351,15 @@ pub fn run(dir: &Path, rounds: usize, batch: Duration) {
         ("ASCII files (< 1 % non-ASCII bytes), is_valid", &ascii),
         ("pieces of 64 B to 4 KiB", &piece_ratios),
         ("from_utf8 (exact errors), every file", &exact),
+        (
+            "unseen: non-ASCII files (>= 1 % non-ASCII bytes), is_valid",
+            &u_non_ascii,
+        ),
+        (
+            "unseen: ASCII files (< 1 % non-ASCII bytes), is_valid",
+            &u_ascii,
+        ),
+        ("unseen: from_utf8 (exact errors), every file", &u_exact),
         ("Validator 64 KiB chunks ÷ one-shot", &stream_ratios),
     ] {
         if !xs.is_empty() {
@@ -291,4 +371,84 @@ pub fn run(dir: &Path, rounds: usize, batch: Duration) {
             );
         }
     }
+    if let Some(path) = plot_to {
+        let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
+        let panels = [
+            ("is_valid ÷ fastest yes-or-no peer", &is_valid, &u_is_valid),
+            ("from_utf8 ÷ fastest exact-error peer", &exact, &u_exact),
+        ];
+        match plot(path, &names, &panels) {
+            Ok(()) => println!("\nplot written to {}", path.display()),
+            Err(e) => eprintln!("compare --real: could not write the plot: {e}"),
+        }
+    }
+}
+
+/// One panel per pair of ratio lists (the same file order as `names`): vutf8 ÷ the fastest
+/// peer for every file, text seen again and again (blue) and text not seen before (red),
+/// with the line at 1.0 (vutf8 as fast as the fastest peer).
+fn plot(
+    path: &Path,
+    names: &[&str],
+    panels: &[(&str, &Vec<f64>, &Vec<f64>)],
+) -> Result<(), Box<dyn std::error::Error>> {
+    use plotters::prelude::*;
+    let n = names.len();
+    let root = SVGBackend::new(path, (1200, 120 + 16 * n as u32)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let (title, body) = root.split_vertically(40);
+    title.titled(
+        &format!(
+            "vutf8 ÷ the fastest peer on each file of the real-text corpus, one run ({}, vutf8 {})",
+            peers::cpu_model(),
+            peers::vutf8_backend().name()
+        ),
+        ("sans-serif", 16),
+    )?;
+    let columns = body.split_evenly((1, panels.len()));
+    for (area, &(caption, seen, unseen)) in columns.iter().zip(panels) {
+        let top = seen
+            .iter()
+            .chain(unseen.iter())
+            .copied()
+            .fold(1.5f64, f64::max);
+        let mut chart = ChartBuilder::on(area)
+            .caption(caption, ("sans-serif", 15))
+            .margin(8)
+            .x_label_area_size(30)
+            .y_label_area_size(250)
+            .build_cartesian_2d(0f64..top * 1.05, (0..n).into_segmented())?;
+        chart
+            .configure_mesh()
+            .y_labels(n)
+            .y_label_formatter(&|y| match y {
+                SegmentValue::CenterOf(i) if *i < n => names[n - 1 - *i].to_string(),
+                _ => String::new(),
+            })
+            .x_desc("vutf8 ÷ fastest peer (> 1: vutf8 faster)")
+            .draw()?;
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![(1.0, SegmentValue::Exact(0)), (1.0, SegmentValue::Exact(n))],
+            BLACK.stroke_width(1),
+        )))?;
+        for (ratios, color, label) in [
+            (seen, BLUE, "text seen before"),
+            (unseen, RED, "text not seen before"),
+        ] {
+            chart
+                .draw_series(ratios.iter().enumerate().map(|(i, &r)| {
+                    Circle::new((r, SegmentValue::CenterOf(n - 1 - i)), 4, color.filled())
+                }))?
+                .label(label)
+                .legend(move |(x, y)| Circle::new((x + 7, y), 4, color.filled()));
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperLeft)
+            .draw()?;
+    }
+    root.present()?;
+    Ok(())
 }
