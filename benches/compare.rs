@@ -264,12 +264,7 @@ fn plot(path: &str, curves: &[Curve]) -> Result<(), Box<dyn std::error::Error>> 
                 .label(name)
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 15, y)], color));
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperLeft)
-            .draw()?;
+        support::draw_legend(&mut chart)?;
     }
     root.present()?;
     Ok(())

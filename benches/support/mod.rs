@@ -115,3 +115,23 @@ pub fn touch(bytes: &[u8]) -> u64 {
         .chunks_exact(8)
         .fold(0, |acc, w| acc ^ u64::from_le_bytes(w.try_into().unwrap()))
 }
+
+/// Draws the legend of a plot's chart: the series' labels in a framed box at the upper left,
+/// as every plot of the benchmarks has it.
+pub fn draw_legend<'a, DB, CT>(
+    chart: &mut plotters::chart::ChartContext<'a, DB, CT>,
+) -> Result<(), Box<dyn std::error::Error>>
+where
+    DB: plotters::prelude::DrawingBackend + 'a,
+    DB::ErrorType: 'static,
+    CT: plotters::coord::CoordTranslate,
+{
+    use plotters::prelude::*;
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()?;
+    Ok(())
+}

@@ -29,8 +29,7 @@ use super::peers::{self, Contender};
 use super::{median, ns_per_call, touch, Placed};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The sizes text is cut to for table 3.
 pub const PIECE_SIZES: &[usize] = &[64, 100, 128, 200, 256, 512, 1000, 1024, 2048, 4096];
@@ -160,33 +159,34 @@ fn table_head(first: &str, contenders: &[Contender], unit: &str) {
 /// pages and HTML have a few: a name, a quotation mark, a copyright sign).
 const ASCII_BELOW: f64 = 0.01;
 
-/// Whole files: prints the table, returns vutf8 ÷ the fastest peer for each file, in order.
-/// `unseen`: each call times text the branch predictor has not seen ([`measure_walk`]).
-fn whole_files(
+/// Median ns of each contender on each file, in batches of calls on one file ([`measure`]).
+fn measure_batches(
     files: &[File],
     contenders: &[Contender],
     o: (usize, Duration),
-    unseen: bool,
-) -> Vec<f64> {
-    table_head("file | KB | non-ASCII bytes", contenders, "GB/s");
-    let walked = if unseen {
-        measure_walk(files, contenders, o.0)
-    } else {
-        Vec::new()
-    };
-    let mut out = Vec::new();
-    for (n, f) in files.iter().enumerate() {
-        let b = f.bytes.bytes();
-        let ns = if unseen {
-            walked[n].clone()
-        } else {
+) -> Vec<Vec<f64>> {
+    files
+        .iter()
+        .map(|f| {
+            let b = f.bytes.bytes();
             measure(contenders, o.0, o.1, |v| v(black_box(b)))
-        };
+        })
+        .collect()
+}
+
+/// Whole files: prints the table of `ns` (each file's median ns per contender, from
+/// [`measure_batches`] or [`measure_walk`]), returns vutf8 ÷ the fastest peer for each
+/// file, in order.
+fn whole_files(files: &[File], contenders: &[Contender], ns: &[Vec<f64>]) -> Vec<f64> {
+    table_head("file | KB | non-ASCII bytes", contenders, "GB/s");
+    let mut out = Vec::new();
+    for (f, ns) in files.iter().zip(ns) {
+        let b = f.bytes.bytes();
         let gbs: Vec<String> = ns
             .iter()
             .map(|t| format!("{:.2}", b.len() as f64 / t))
             .collect();
-        let r = ratio(&ns);
+        let r = ratio(ns);
         println!(
             "| {} | {} | {:.1} % | {} | {r:.2} |",
             f.name,
@@ -235,18 +235,34 @@ pub fn run(dir: &Path, rounds: usize, batch: Duration, plot_to: Option<&Path>) {
     let o = (rounds, batch);
 
     println!("### 1. Whole files, yes or no\n");
-    let is_valid = whole_files(&files, peers::IS_VALID, o, false);
+    let is_valid = whole_files(
+        &files,
+        peers::IS_VALID,
+        &measure_batches(&files, peers::IS_VALID, o),
+    );
 
     println!("\n### 2. Whole files, exact error positions\n");
-    let exact = whole_files(&files, peers::EXACT, o, false);
+    let exact = whole_files(
+        &files,
+        peers::EXACT,
+        &measure_batches(&files, peers::EXACT, o),
+    );
 
     println!(
         "\n### 1u. Whole files, yes or no, text not seen before (each round walks the corpus once)\n"
     );
-    let u_is_valid = whole_files(&files, peers::IS_VALID, o, true);
+    let u_is_valid = whole_files(
+        &files,
+        peers::IS_VALID,
+        &measure_walk(&files, peers::IS_VALID, rounds),
+    );
 
     println!("\n### 2u. Whole files, exact error positions, text not seen before\n");
-    let u_exact = whole_files(&files, peers::EXACT, o, true);
+    let u_exact = whole_files(
+        &files,
+        peers::EXACT,
+        &measure_walk(&files, peers::EXACT, rounds),
+    );
 
     // The yes-or-no ratios of the files with and without non-ASCII text.
     let split = |ratios: &[f64], ascii: bool| -> Vec<f64> {
@@ -442,12 +458,7 @@ fn plot(
                 .label(label)
                 .legend(move |(x, y)| Circle::new((x + 7, y), 4, color.filled()));
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperLeft)
-            .draw()?;
+        super::draw_legend(&mut chart)?;
     }
     root.present()?;
     Ok(())
