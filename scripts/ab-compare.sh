@@ -6,8 +6,13 @@
 #
 # Usage: scripts/ab-compare.sh [--base REV] [--rounds N] FILE...
 #   REV: the commit to compare with (default HEAD: uncommitted changes against the last
-#   commit). N: rounds (default 9); each round times the three validators in turn, 3 ms
-#   each, and the figures are the medians of the rounds. Every FILE must be valid UTF-8.
+#   commit). N: rounds (default 9); the figures are the medians of the rounds. Every FILE
+#   must be valid UTF-8. Two tables: batches (each round times the three validators on each
+#   file in turn, 3 ms each, after one call not timed), and text not seen before (each round
+#   walks all the files, one call per validator and file, each file read into the cache
+#   just before: docs/PERFORMANCE.md, "Text not seen before"). The validators' order
+#   rotates from round to round: the first to run on a file was up to a quarter slower on
+#   large files, whatever the code ("Far into a long input").
 #
 # It builds in target/ab/: a `git worktree` of REV whose package is renamed `vutf8_base`,
 # and a small binary that depends on both trees and on simdutf8.
@@ -20,7 +25,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --base) base=${2:?--base needs a commit}; shift 2 ;;
         --rounds) rounds=${2:?--rounds needs a number}; shift 2 ;;
-        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
         *) break ;;
     esac
 done
@@ -57,8 +62,11 @@ cat >"$out/harness/src/main.rs" <<'EOF'
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-/// Nanoseconds per call of `f` on `b`, over calls for `batch`.
+type Side = (&'static str, fn(&[u8]) -> bool);
+
+/// Nanoseconds per call of `f` on `b`, over calls for `batch`, after one call not timed.
 fn ns(f: fn(&[u8]) -> bool, b: &[u8], batch: Duration) -> f64 {
+    assert!(f(black_box(b)), "a validator rejected valid text");
     let mut n = 0u64;
     let t = Instant::now();
     while t.elapsed() < batch {
@@ -68,45 +76,82 @@ fn ns(f: fn(&[u8]) -> bool, b: &[u8], batch: Duration) -> f64 {
     t.elapsed().as_nanos() as f64 / n as f64
 }
 
+/// Reads `b` with no branch on its bytes, to bring it into the cache.
+fn touch(b: &[u8]) -> u64 {
+    b.chunks_exact(8)
+        .fold(0, |a, c| a ^ u64::from_le_bytes(c.try_into().unwrap()))
+}
+
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
 }
 
+/// The sides' order in round `r`: rotated, so that none always runs first on a file.
+fn order(n: usize, r: usize) -> impl Iterator<Item = usize> {
+    (0..n).map(move |k| (k + r) % n)
+}
+
+fn report(title: &str, names: &[String], lens: &[usize], ns: &mut [Vec<Vec<f64>>]) {
+    println!("{title}");
+    let mut logs = Vec::new();
+    for (f, per) in ns.iter_mut().enumerate() {
+        let m: Vec<f64> = per.iter_mut().map(|s| median(s)).collect();
+        let gbs = |i: usize| lens[f] as f64 / m[i];
+        println!(
+            "{:36} GB/s new {:6.2} base {:6.2} simdutf8 {:6.2}   new/base {:.3}  new/simdutf8 {:.2}  base/simdutf8 {:.2}",
+            names[f], gbs(0), gbs(1), gbs(2), m[1] / m[0], m[2] / m[0], m[2] / m[1]
+        );
+        logs.push((m[1] / m[0]).ln());
+    }
+    let n = logs.len() as f64;
+    println!("geometric mean new/base over {n} files: {:.3}", (logs.iter().sum::<f64>() / n).exp());
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let rounds: usize = args[1].parse().expect("rounds");
-    let sides: [(&str, fn(&[u8]) -> bool); 3] = [
+    let sides: [Side; 3] = [
         ("new", vutf8::is_valid),
         ("base", vutf8_base::is_valid),
         ("simdutf8", |b| simdutf8::basic::from_utf8(b).is_ok()),
     ];
     println!("backends: new {}, base {}", vutf8::Backend::selected(), vutf8_base::Backend::selected());
-    let mut logs = Vec::new();
+    let mut names = Vec::new();
+    let mut bufs = Vec::new();
     for path in &args[2..] {
         let raw = std::fs::read(path).expect("read a file");
         // 8 bytes past a 64-byte boundary, as the corpus benchmark places its inputs.
         let mut buf = vec![0u8; raw.len() + 128];
         let at = (64 - buf.as_ptr() as usize % 64) % 64 + 8;
         buf[at..at + raw.len()].copy_from_slice(&raw);
-        let b = &buf[at..at + raw.len()];
-        let mut samples = vec![Vec::new(); sides.len()];
-        for _ in 0..rounds {
-            for (i, (_, f)) in sides.iter().enumerate() {
-                samples[i].push(ns(*f, b, Duration::from_millis(3)));
+        names.push(std::path::Path::new(path).file_name().unwrap().to_string_lossy().into_owned());
+        bufs.push((buf, at, raw.len()));
+    }
+    let lens: Vec<usize> = bufs.iter().map(|b| b.2).collect();
+    let empty = || vec![vec![Vec::new(); sides.len()]; bufs.len()];
+    let (mut walk, mut batch) = (empty(), empty());
+    for r in 0..rounds {
+        // Text not seen before: one call per side and file, each file read in just before.
+        for (f, (buf, at, len)) in bufs.iter().enumerate() {
+            let b = &buf[*at..*at + *len];
+            for i in order(sides.len(), r) {
+                black_box(touch(black_box(b)));
+                let t = Instant::now();
+                assert!(sides[i].1(black_box(b)), "a validator rejected valid text");
+                walk[f][i].push(t.elapsed().as_nanos() as f64);
             }
         }
-        let m: Vec<f64> = samples.iter_mut().map(|s| median(s)).collect();
-        let gbs = |i: usize| b.len() as f64 / m[i];
-        let name = std::path::Path::new(path).file_name().unwrap().to_string_lossy();
-        println!(
-            "{name:36} GB/s new {:6.2} base {:6.2} simdutf8 {:6.2}   new/base {:.3}  new/simdutf8 {:.2}  base/simdutf8 {:.2}",
-            gbs(0), gbs(1), gbs(2), m[1] / m[0], m[2] / m[0], m[2] / m[1]
-        );
-        logs.push((m[1] / m[0]).ln());
+        // Batches: the same file again and again, 3 ms per side.
+        for (f, (buf, at, len)) in bufs.iter().enumerate() {
+            let b = &buf[*at..*at + *len];
+            for i in order(sides.len(), r) {
+                batch[f][i].push(ns(sides[i].1, b, Duration::from_millis(3)));
+            }
+        }
     }
-    let n = logs.len() as f64;
-    println!("geometric mean new/base over {n} files: {:.3}", (logs.iter().sum::<f64>() / n).exp());
+    report("batches (each file validated again and again):", &names, &lens, &mut batch);
+    report("text not seen before (each round walks the files, one call per side and file):", &names, &lens, &mut walk);
 }
 EOF
 echo "ab-compare: $(git rev-parse --short HEAD)+working tree against $(git rev-parse --short "$rev"), $rounds rounds" >&2

@@ -103,7 +103,7 @@ impl Backend {
             )
         };
         // SAFETY: `arch::raw` returns only validators that this CPU can run.
-        match unsafe { raw(input) } {
+        match unsafe { raw(input, 0) } {
             Ok(()) => Ok(()),
             Err(pos) => Err(crate::exact_error(input, pos)),
         }
@@ -121,7 +121,7 @@ impl Backend {
             )
         };
         // SAFETY: `arch::raw` returns only validators that this CPU can run.
-        unsafe { raw(input) }.is_ok()
+        unsafe { raw(input, 0) }.is_ok()
     }
 }
 

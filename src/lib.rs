@@ -90,6 +90,14 @@ pub use stream::Validator;
 /// take which path: see `src/tiers.rs`.)
 #[inline]
 pub fn is_valid(input: &[u8]) -> bool {
+    is_valid_at(input, 0)
+}
+
+/// [`is_valid`] for a piece of a longer text that starts `at` bytes into it (a chunk of a
+/// stream, a piece of a parallel validation): the same answer, with the main loop's rule
+/// for far into a text (`tiers::DENSE_AFTER`) applied where it would be in one call.
+#[inline]
+pub(crate) fn is_valid_at(input: &[u8], at: u64) -> bool {
     let len = input.len();
     if len < tiers::STD_BELOW {
         return core::str::from_utf8(input).is_ok();
@@ -97,7 +105,7 @@ pub fn is_valid(input: &[u8]) -> bool {
     if len <= tiers::ASCII_WORDS_MAX && input.is_ascii() {
         return true;
     }
-    arch::validate(input).is_ok()
+    arch::validate(input, usize::try_from(at).unwrap_or(usize::MAX)).is_ok()
 }
 
 /// Checks `input` and returns the first error, if any, with the exact position.
@@ -113,7 +121,7 @@ pub(crate) fn validate(input: &[u8]) -> Result<(), Utf8Error> {
     if len <= tiers::ASCII_WORDS_MAX && input.is_ascii() {
         return Ok(());
     }
-    match arch::validate(input) {
+    match arch::validate(input, 0) {
         Ok(()) => Ok(()),
         Err(pos) => Err(exact_error(input, pos)),
     }

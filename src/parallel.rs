@@ -118,8 +118,9 @@ fn par_validate(input: &[u8]) -> Result<(), Utf8Error> {
         return crate::validate(input);
     };
     let first_bad = (0..count).into_par_iter().position_first(|i| {
-        let piece = &input[boundary(input, i, chunk)..boundary(input, i + 1, chunk)];
-        !crate::is_valid(piece)
+        let start = boundary(input, i, chunk);
+        let piece = &input[start..boundary(input, i + 1, chunk)];
+        !crate::is_valid_at(piece, start as u64)
     });
     match first_bad {
         None => Ok(()),

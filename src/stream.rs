@@ -155,7 +155,7 @@ impl Validator {
         // yes/no check; that character's 1..=3 bytes are carried. Only on an error does
         // the exact path run (again) over the whole rest.
         let cut = open_tail(rest);
-        if crate::is_valid(&rest[..cut]) {
+        if crate::is_valid_at(&rest[..cut], self.offset) {
             self.offset += cut as u64;
             let tail = &rest[cut..];
             if tail.is_empty() {

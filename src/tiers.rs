@@ -24,7 +24,9 @@
 //!
 //! In the main loop, leading ASCII is skipped `ASCII_SKIP_BLOCKS` blocks, then one block,
 //! at a time before any table is loaded; after a group of `LOOP_GROUP` blocks that were all
-//! ASCII, ASCII is skipped `ASCII_SKIP_BLOCKS` blocks at a time again.
+//! ASCII, ASCII is skipped `ASCII_SKIP_BLOCKS` blocks at a time again. From `DENSE_AFTER`
+//! (1 MiB) into the input on, runs of busy groups switch to groups without ASCII tests
+//! (`BUSY_BLOCKS`, `BUSY_GROUPS`, `DENSE_GROUPS`; see `arch::generic::schedule`).
 //!
 //! Why public but `#[doc(hidden)]`: the integration tests (`tests/boundary_sweep.rs`,
 //! `tests/guard_pages.rs`) derive the lengths they sweep from these constants, and
@@ -80,6 +82,24 @@ pub const ASCII_SKIP_BLOCKS: usize = 4;
 /// 1 KiB and 4 KiB did.
 pub const PREFETCH_AHEAD: usize = 32 * BLOCK;
 
+/// From this offset on (1 MiB), a run of busy groups in the main loop — `BUSY_GROUPS`
+/// groups in a row whose ASCII tests found `BUSY_BLOCKS` or more non-ASCII blocks — sends
+/// the next `DENSE_GROUPS` groups through the tables without ASCII tests. Before it, the
+/// branch predictor of a CPU can learn a text validated again and again, and the tests pay;
+/// after it, it cannot (docs/PERFORMANCE.md, "Far into a long input").
+pub const DENSE_AFTER: usize = 1 << 20;
+
+/// See [`DENSE_AFTER`]: a group whose ASCII tests found at least this many of its
+/// `LOOP_GROUP` blocks not ASCII is busy.
+pub const BUSY_BLOCKS: usize = 3;
+
+/// See [`DENSE_AFTER`]: this many busy groups in a row switch to groups without tests.
+pub const BUSY_GROUPS: usize = 2;
+
+/// See [`DENSE_AFTER`]: this many groups then go without ASCII tests before the next group
+/// is tested again.
+pub const DENSE_GROUPS: usize = 8;
+
 /// Without a vector backend, inputs shorter than this go to `core::str::from_utf8`, whose
 /// loop is faster than the scalar decoder's there.
 pub const FALLBACK_STD_BELOW: usize = 16;
@@ -88,5 +108,6 @@ pub const FALLBACK_STD_BELOW: usize = 16;
 pub const COUNT_PORTABLE_BELOW: usize = 64;
 
 const _: () = assert!(SHORT_BELOW >= 2 * BLOCK);
+const _: () = assert!(BUSY_BLOCKS <= LOOP_GROUP && BUSY_GROUPS >= 1 && DENSE_GROUPS >= 1);
 const _: () = assert!(STD_BELOW <= REGISTER_128 && REGISTER_128 <= WIDE_MIN);
 const _: () = assert!(WIDE_MIN <= WIDEST_MIN && WIDEST_MIN <= BLOCK);

@@ -84,6 +84,13 @@ fn files(dir: &Path) -> Vec<File> {
         .collect()
 }
 
+/// The contenders' order in round `round`: rotated by one each round, so that none is always
+/// the first to run on a file. (On the 5-11 MB man pages, the same code ran up to a quarter
+/// slower when it always ran first: docs/PERFORMANCE.md, "Far into a long input".)
+fn rotated(n: usize, round: usize) -> impl Iterator<Item = usize> {
+    (0..n).map(move |k| (k + round) % n)
+}
+
 /// Median ns of one call of `run(contender)` for each contender, in interleaved rounds.
 fn measure(
     contenders: &[Contender],
@@ -92,8 +99,9 @@ fn measure(
     mut run: impl FnMut(fn(&[u8]) -> bool) -> bool,
 ) -> Vec<f64> {
     let mut samples = vec![Vec::with_capacity(rounds); contenders.len()];
-    for _ in 0..rounds {
-        for (i, &(name, f)) in contenders.iter().enumerate() {
+    for round in 0..rounds {
+        for i in rotated(contenders.len(), round) {
+            let (name, f) = contenders[i];
             samples[i].push(ns_per_call(batch, || {
                 let ok = run(f);
                 assert!(ok, "{name} rejected valid text");
@@ -113,10 +121,11 @@ fn measure(
 /// and the predictor learns files up to about 1 MB: docs/PERFORMANCE.md.)
 fn measure_walk(files: &[File], contenders: &[Contender], rounds: usize) -> Vec<Vec<f64>> {
     let mut samples = vec![vec![Vec::with_capacity(3 * rounds); contenders.len()]; files.len()];
-    for _ in 0..3 * rounds {
+    for round in 0..3 * rounds {
         for (f, file) in files.iter().enumerate() {
             let b = file.bytes.bytes();
-            for (i, &(name, v)) in contenders.iter().enumerate() {
+            for i in rotated(contenders.len(), round) {
+                let (name, v) = contenders[i];
                 black_box(touch(black_box(b)));
                 let t = Instant::now();
                 let ok = v(black_box(b));

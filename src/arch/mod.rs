@@ -13,7 +13,7 @@
 //! ```
 //!
 //! Each entry names the [`Backend`], its vector type, its raw validator (an
-//! `unsafe fn(&[u8]) -> Result<(), usize>`: the generic algorithm inlined into one
+//! `unsafe fn(&[u8], usize) -> Result<(), usize>`: the generic algorithm inlined into one
 //! `#[target_feature]` function) and the target features it needs (all of them must be
 //! there); `cfg` attributes on an entry leave it out of builds without it. Everything else
 //! is written once over that table:
@@ -39,8 +39,12 @@
 
 use crate::Backend;
 
-/// The signature every backend's raw validator shares; see the module documentation.
-pub(crate) type RawValidate = unsafe fn(&[u8]) -> Result<(), usize>;
+/// The signature every backend's raw validator shares; see the module documentation. The
+/// second argument, `at`, is where the input starts in the text it belongs to: 0 for a whole
+/// input, the offset of a chunk of a stream. Only the schedule uses it (a rule that applies
+/// from `DENSE_AFTER` bytes into a text: [`generic::schedule`], "Far into a long input");
+/// the result never depends on it.
+pub(crate) type RawValidate = unsafe fn(&[u8], usize) -> Result<(), usize>;
 
 /// One vector backend of this target: a row of its [`backends!`] table.
 struct Entry {
@@ -101,15 +105,15 @@ macro_rules! entry_points {
         /// # Safety
         /// The CPU supports this backend's target features.
         $(#[target_feature(enable = $feature)])+
-        pub(crate) unsafe fn validate(input: &[u8]) -> Result<(), usize> {
+        pub(crate) unsafe fn validate(input: &[u8], at: usize) -> Result<(), usize> {
             $(if input.len() < $min {
                 // SAFETY: this backend's target features imply the narrower one's.
-                return unsafe { $narrower(input) };
+                return unsafe { $narrower(input, at) };
             })?
             // SAFETY: the caller guarantees the target features, and this function enables
             // them, so the generic code is inlined here and compiled with it. A vector wider
             // than 128 bits has handed shorter inputs to a 128-bit backend just above.
-            match unsafe { crate::arch::generic::schedule::validate::<$vector>(input) } {
+            match unsafe { crate::arch::generic::schedule::validate::<$vector>(input, at) } {
                 Ok(()) => Ok(()),
                 // SAFETY: as above.
                 Err(from) => Err(unsafe { locate(input, from) }),
@@ -218,20 +222,20 @@ pub(crate) trait VectorTest {
 }
 
 /// The scalar decoder as a raw validator: its error position is exact.
-pub(crate) fn scalar_validate(input: &[u8]) -> Result<(), usize> {
+pub(crate) fn scalar_validate(input: &[u8], _at: usize) -> Result<(), usize> {
     crate::scalar::validate(input).map_err(|e| e.valid_up_to())
 }
 
 /// What [`validate`] runs where no vector backend is available: the scalar decoder, except
 /// that short inputs go to `core::str::from_utf8`, whose loop is faster than ours there
 /// (the vector backends take them in one register). The position is exact either way.
-fn fallback_validate(input: &[u8]) -> Result<(), usize> {
+fn fallback_validate(input: &[u8], at: usize) -> Result<(), usize> {
     if input.len() < crate::tiers::FALLBACK_STD_BELOW {
         core::str::from_utf8(input)
             .map(|_| ())
             .map_err(|e| e.valid_up_to())
     } else {
-        scalar_validate(input)
+        scalar_validate(input, at)
     }
 }
 
@@ -293,14 +297,15 @@ const STATIC_CHOICE: Option<RawValidate> = {
     choice
 };
 
-/// Runs the best backend this CPU has (see the module documentation).
+/// Runs the best backend this CPU has (see the module documentation) on `input`, which
+/// starts `at` bytes into its text (see [`RawValidate`]).
 #[inline]
-pub(crate) fn validate(input: &[u8]) -> Result<(), usize> {
+pub(crate) fn validate(input: &[u8], at: usize) -> Result<(), usize> {
     match STATIC_CHOICE {
         // SAFETY: a compiled-in backend's feature is enabled for the whole program; the
         // fallback is safe.
-        Some(f) => unsafe { f(input) },
-        None => dispatch::validate(input),
+        Some(f) => unsafe { f(input, at) },
+        None => dispatch::validate(input, at),
     }
 }
 
@@ -314,25 +319,25 @@ mod dispatch {
     static CHOSEN: AtomicPtr<()> = AtomicPtr::new(detect as *mut ());
 
     /// First call only: choose, remember, and run.
-    unsafe fn detect(input: &[u8]) -> Result<(), usize> {
+    unsafe fn detect(input: &[u8], at: usize) -> Result<(), usize> {
         let f = match selected() {
             Backend::Scalar => super::fallback_validate as RawValidate,
             best => raw(best).expect("the selected backend is available"),
         };
         CHOSEN.store(f as *mut (), Ordering::Relaxed);
         // SAFETY: `raw` only returns validators that this CPU can run.
-        unsafe { f(input) }
+        unsafe { f(input, at) }
     }
 
     /// Runs the validator that `detect` chose (choosing it on first use).
     #[inline]
-    pub(super) fn validate(input: &[u8]) -> Result<(), usize> {
+    pub(super) fn validate(input: &[u8], at: usize) -> Result<(), usize> {
         let f = CHOSEN.load(Ordering::Relaxed);
         // SAFETY: CHOSEN only ever holds `detect` or a function returned by `raw` or the
         // fallback, all of type RawValidate, stored as pointers of that type.
         let f = unsafe { core::mem::transmute::<*mut (), RawValidate>(f) };
         // SAFETY: `detect` checks the CPU; the others were checked by it.
-        unsafe { f(input) }
+        unsafe { f(input, at) }
     }
 }
 
@@ -341,8 +346,8 @@ mod dispatch {
 mod dispatch {
     /// Never called: see [`super::STATIC_CHOICE`].
     #[inline]
-    pub(super) fn validate(input: &[u8]) -> Result<(), usize> {
-        super::fallback_validate(input)
+    pub(super) fn validate(input: &[u8], at: usize) -> Result<(), usize> {
+        super::fallback_validate(input, at)
     }
 }
 

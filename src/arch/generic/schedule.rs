@@ -13,7 +13,8 @@
 //! main loop:  [ASCII skip: 4 blocks, then 1 block at a time]
 //!             [first block at 0, registers shifted]
 //!             ([group: 8 blocks of 64 bytes, one error test] [ASCII skip, if the
-//!             group was all ASCII: 4 blocks at a time])*  [block, error test]*
+//!             group was all ASCII: 4 blocks at a time])*  (from 1 MiB: the same, and
+//!             dense runs after busy groups)*  [block, error test]*
 //!             [last 64 bytes, overlapping the blocks before] [end-of-input check]
 //! ```
 //!
@@ -45,6 +46,23 @@
 //! run (the group's last block was ASCII) and `prev_input` stays an ASCII register, which
 //! is all the blocks after the run need of it.
 //!
+//! # Far into a long input
+//!
+//! The tests of the blocks for ASCII are branches, and on text that mixes ASCII and
+//! non-ASCII blocks at places that look random (prose in a Latin script, man pages) each
+//! change between the two is a branch the CPU may mispredict. A text validated again and
+//! again is learnt by the branch predictor, up to about a mebibyte of it, and then the
+//! tests pay (the blocks found ASCII cost a third of a checked one); text seen once, or
+//! more of it than the predictor holds, pays for every misprediction, and checking every
+//! block without the tests runs up to twice as fast there (docs/PERFORMANCE.md, "Far into
+//! a long input"). So the main loop runs its groups in two stretches: before
+//! `DENSE_AFTER` (1 MiB) as described here, and from there on with one more rule: after
+//! `BUSY_GROUPS` tested groups in a row that each found `BUSY_BLOCKS` or more non-ASCII
+//! blocks, the next `DENSE_GROUPS` groups are checked without the tests; then a group is
+//! tested again, and the rule starts over. Long runs of one kind (CJK text, markup) never
+//! trigger it; the groups of a dense run keep whatever `saw_ascii` said, so the group
+//! after them is tested if the text had ASCII.
+//!
 //! The error accumulator is tested after every group of `LOOP_GROUP` blocks. Within a
 //! group, each block is first tested for ASCII (one OR-reduction, and an ASCII block only
 //! needs the end-of-register check) if the group starts with an ASCII block or the last
@@ -73,7 +91,8 @@
 use super::lookup::Tables;
 use crate::arch::vector::Vector;
 use crate::tiers::{
-    ASCII_SKIP_BLOCKS, BLOCK, LOOP_GROUP, PREFETCH_AHEAD, REGISTER_128, SHORT_BELOW,
+    ASCII_SKIP_BLOCKS, BLOCK, BUSY_BLOCKS, BUSY_GROUPS, DENSE_AFTER, DENSE_GROUPS, LOOP_GROUP,
+    PREFETCH_AHEAD, REGISTER_128, SHORT_BELOW,
 };
 
 /// The running state between blocks.
@@ -87,6 +106,12 @@ struct State<V> {
     /// Whether every block of the last group was tested and found ASCII: the main loop
     /// then skips ASCII whole units at a time before the next group (see [`validate`]).
     ascii_group: bool,
+    /// The blocks of the current group that were tested for ASCII and were not.
+    busy_blocks: usize,
+    /// Busy groups in a row (far into the input only; see [`State::group`]).
+    busy_groups: usize,
+    /// Groups still to check without ASCII tests after a run of busy groups.
+    dense_left: usize,
 }
 
 impl<V: Vector> State<V> {
@@ -98,6 +123,9 @@ impl<V: Vector> State<V> {
             error: zero,
             saw_ascii: false,
             ascii_group: false,
+            busy_blocks: 0,
+            busy_groups: 0,
+            dense_left: 0,
         }
     }
 
@@ -130,6 +158,7 @@ impl<V: Vector> State<V> {
             // group without tests clears the flag itself.)
             if ASCII_TEST {
                 self.ascii_group = false;
+                self.busy_blocks += 1;
             }
             for i in 0..BLOCK / V::BYTES {
                 // SAFETY: register i and the 3 bytes before it lie inside the caller's
@@ -154,26 +183,81 @@ impl<V: Vector> State<V> {
     /// tests (which would almost never pay off). Afterwards `ascii_group` says whether all
     /// of its blocks were tested and found ASCII.
     ///
+    /// `FAR`: the group lies `DENSE_AFTER` bytes or more into the input, where the branch
+    /// predictor cannot have learnt the text (see "Far into a long input" above). There,
+    /// after `BUSY_GROUPS` tested groups in a row with `BUSY_BLOCKS` or more non-ASCII
+    /// blocks each, the next `DENSE_GROUPS` groups go through the tables without the tests.
+    ///
     /// # Safety
     /// `ptr - 3` is valid for reads of `LOOP_GROUP * BLOCK + 3` bytes.
     #[inline(always)]
-    unsafe fn group(&mut self, t: &Tables<V>, ptr: *const u8) {
+    unsafe fn group<const FAR: bool>(&mut self, t: &Tables<V>, ptr: *const u8) {
+        // Far into the input, the groups of a dense run are not tested.
+        let may_test = !FAR || self.dense_left == 0;
         // SAFETY: the first block lies in the group, within the caller's guarantee.
-        if self.saw_ascii || unsafe { all_ascii::<V>(ptr, 1) } {
+        if may_test && (self.saw_ascii || unsafe { all_ascii::<V>(ptr, 1) }) {
             self.saw_ascii = false;
             self.ascii_group = true;
+            self.busy_blocks = 0;
             prefetch_blocks::<V>(ptr.wrapping_add(PREFETCH_AHEAD), LOOP_GROUP);
             for k in 0..LOOP_GROUP {
                 // SAFETY: block k and the 3 bytes before it lie in the caller's guarantee.
                 unsafe { self.block::<true, true>(t, ptr.add(k * BLOCK)) };
             }
+            if FAR {
+                if self.busy_blocks >= BUSY_BLOCKS {
+                    self.busy_groups += 1;
+                    if self.busy_groups >= BUSY_GROUPS {
+                        self.dense_left = DENSE_GROUPS;
+                    }
+                } else {
+                    self.busy_groups = 0;
+                }
+            }
         } else {
+            if FAR {
+                self.dense_left = self.dense_left.saturating_sub(1);
+            }
             self.ascii_group = false;
             for k in 0..LOOP_GROUP {
                 // SAFETY: as above.
                 unsafe { self.block::<false, true>(t, ptr.add(k * BLOCK)) };
             }
         }
+    }
+
+    /// The main loop's groups from `pos`, while `pos < stop` and a whole group is left
+    /// before `len`, each all-ASCII group followed by an ASCII skip ([`skip_ascii`]).
+    /// Returns where the next group would start, or `Err(start)` of a group with an error.
+    ///
+    /// # Safety
+    /// `ptr` is valid for reads of `len` bytes, and `BLOCK <= pos`.
+    #[inline(always)]
+    unsafe fn groups<const FAR: bool>(
+        &mut self,
+        t: &Tables<V>,
+        ptr: *const u8,
+        mut pos: usize,
+        stop: usize,
+        len: usize,
+    ) -> Result<usize, usize> {
+        while pos < stop && pos + LOOP_GROUP * BLOCK <= len {
+            // SAFETY: BLOCK <= pos and pos + LOOP_GROUP * BLOCK <= len, so the group and
+            // the 3 bytes before it lie inside the caller's guarantee.
+            unsafe { self.group::<FAR>(t, ptr.add(pos)) };
+            if self.error.any_set() {
+                return Err(pos);
+            }
+            pos += LOOP_GROUP * BLOCK;
+            if self.ascii_group {
+                // The group's last block was ASCII, so no sequence is left open before the
+                // run, and the register before any block of the run is ASCII, which is all
+                // `prev_input` needs to be.
+                // SAFETY: as for the leading ASCII; the skip stays inside `len`.
+                pos = unsafe { skip_ascii::<V>(ptr, pos, len) };
+            }
+        }
+        Ok(pos)
     }
 }
 
@@ -257,7 +341,9 @@ unsafe fn skip_ascii<V: Vector>(ptr: *const u8, mut pos: usize, len: usize) -> u
     pos
 }
 
-/// Validates `input` with vector type `V`: the hot path.
+/// Validates `input` with vector type `V`: the hot path. `input` starts `at` bytes into
+/// the text it belongs to (0 for a whole input, a chunk's offset in a stream): the rule of
+/// "Far into a long input" applies from `DENSE_AFTER` bytes into that text.
 ///
 /// Returns `Err(from)` if the input is invalid, where everything before `from` is valid
 /// except perhaps a sequence left open by its last 3 bytes. [`locate`] then narrows that
@@ -269,7 +355,8 @@ unsafe fn skip_ascii<V: Vector>(ptr: *const u8, mut pos: usize, len: usize) -> u
 ///    any table is loaded.
 /// 2. The main loop: groups of `LOOP_GROUP` blocks (see [`State::group`] for when a block
 ///    gets its own ASCII test), each all-ASCII group followed by an ASCII skip
-///    ([`skip_ascii`]), then single blocks, each with its ASCII test; the error accumulator
+///    ([`skip_ascii`]), in two stretches ([`State::groups`]: before and after
+///    `DENSE_AFTER`), then single blocks, each with its ASCII test; the error accumulator
 ///    is tested once per group or block.
 /// 3. The last partial block: re-check the last 64 bytes, overlapping bytes already
 ///    checked, so nothing is copied. Its `prev_input` is the true register before it, read
@@ -281,7 +368,7 @@ unsafe fn skip_ascii<V: Vector>(ptr: *const u8, mut pos: usize, len: usize) -> u
 /// not be selected. Vectors wider than 128 bits need `input.len() >= V::BYTES` (their
 /// backends hand shorter inputs to a 128-bit one; see [`validate_partial`]).
 #[inline(always)]
-pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
+pub(crate) unsafe fn validate<V: Vector>(input: &[u8], at: usize) -> Result<(), usize> {
     let len = input.len();
     let ptr = input.as_ptr();
     if len < SHORT_BELOW {
@@ -324,22 +411,12 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
         }
         pos = BLOCK;
     }
-    while pos + LOOP_GROUP * BLOCK <= len {
-        // SAFETY: BLOCK <= pos and pos + LOOP_GROUP * BLOCK <= len, so the group and the 3
-        // bytes before it lie inside `input`.
-        unsafe { state.group(&t, ptr.add(pos)) };
-        if state.error.any_set() {
-            return Err(pos);
-        }
-        pos += LOOP_GROUP * BLOCK;
-        if state.ascii_group {
-            // The group's last block was ASCII, so no sequence is left open before the
-            // run, and the register before any block of the run is ASCII, which is all
-            // `prev_input` needs to be.
-            // SAFETY: as for the leading ASCII.
-            pos = unsafe { skip_ascii::<V>(ptr, pos, len) };
-        }
-    }
+    // The groups before `DENSE_AFTER` bytes into the text (the input starts `at` bytes into
+    // it), then those after (see "Far into a long input").
+    // SAFETY: BLOCK <= pos and `ptr` is valid for `len` bytes.
+    pos = unsafe { state.groups::<false>(&t, ptr, pos, DENSE_AFTER.saturating_sub(at), len) }?;
+    // SAFETY: as above.
+    pos = unsafe { state.groups::<true>(&t, ptr, pos, usize::MAX, len) }?;
     while pos + BLOCK <= len {
         // SAFETY: BLOCK <= pos and pos + BLOCK <= len, so the block and the 3 bytes before
         // it lie inside `input`.
