@@ -59,9 +59,10 @@
 //! `DENSE_AFTER` (1 MiB) as described here, and from there on with one more rule: after
 //! `BUSY_GROUPS` tested groups in a row that each found `BUSY_BLOCKS` or more non-ASCII
 //! blocks, the next `DENSE_GROUPS` groups are checked without the tests; then a group is
-//! tested again, and the rule starts over. Long runs of one kind (CJK text, markup) never
-//! trigger it; the groups of a dense run keep whatever `saw_ascii` said, so the group
-//! after them is tested if the text had ASCII.
+//! tested again: if it is busy too, another dense run follows at once, if not, the count
+//! starts over. Long runs of one kind (CJK text, markup) never trigger it; the groups of a
+//! dense run keep whatever `saw_ascii` said, so the group after them is tested if the text
+//! had ASCII.
 //!
 //! The error accumulator is tested after every group of `LOOP_GROUP` blocks. Within a
 //! group, each block is first tested for ASCII (one OR-reduction, and an ASCII block only
