@@ -119,11 +119,12 @@ fn options() -> Options {
 }
 
 /// Median nanoseconds per call for each contender on `input`, measured in interleaved
-/// rounds. Every call's result must equal `expect`.
+/// rounds (in [`support::balanced_order`]). Every call's result must equal `expect`.
 fn measure(input: &[u8], expect: bool, o: &Options) -> Vec<f64> {
     let mut samples = vec![Vec::with_capacity(o.rounds); CONTENDERS.len()];
-    for _ in 0..o.rounds {
-        for (i, (name, f)) in CONTENDERS.iter().enumerate() {
+    for round in 0..o.rounds {
+        for i in support::balanced_order(CONTENDERS.len(), round) {
+            let (name, f) = CONTENDERS[i];
             let ns = support::ns_per_call(o.batch, || {
                 let ok = f(black_box(input));
                 assert_eq!(ok, expect, "{name} gave the wrong answer");

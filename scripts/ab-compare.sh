@@ -11,8 +11,9 @@
 #   file in turn, 3 ms each, after one call not timed), and text not seen before (each round
 #   walks all the files, one call per validator and file, each file read into the cache
 #   just before: docs/PERFORMANCE.md, "Text not seen before"). The validators' order
-#   rotates from round to round: the first to run on a file was up to a quarter slower on
-#   large files, whatever the code ("Far into a long input").
+#   changes from round to round so that each runs first, and after each other, equally
+#   often: who ran just before moved a large file's figures by up to a third, whatever the
+#   code ("Who runs before whom").
 #
 # It builds in target/ab/: a `git worktree` of REV whose package is renamed `vutf8_base`,
 # and a small binary that depends on both trees and on simdutf8.
@@ -87,9 +88,23 @@ fn median(v: &mut [f64]) -> f64 {
     v[v.len() / 2]
 }
 
-/// The sides' order in round `r`: rotated, so that none always runs first on a file.
+/// The sides' order in round `r`: a row of a Williams design, so that each side runs first
+/// and follows each other side equally often (the same rule as the benchmarks'
+/// `support::balanced_order`; docs/PERFORMANCE.md, "Who runs before whom").
 fn order(n: usize, r: usize) -> impl Iterator<Item = usize> {
-    (0..n).map(move |k| (k + r) % n)
+    let r = r % if n % 2 == 0 { n } else { 2 * n };
+    let mut row: Vec<usize> = (0..n)
+        .map(|j| match j {
+            0 => 0,
+            _ if j % 2 == 1 => j.div_ceil(2),
+            _ => n - j / 2,
+        })
+        .map(|x| (x + r) % n)
+        .collect();
+    if n % 2 == 1 && r >= n {
+        row.reverse();
+    }
+    row.into_iter()
 }
 
 fn report(title: &str, names: &[String], lens: &[usize], ns: &mut [Vec<Vec<f64>>]) {

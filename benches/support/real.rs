@@ -26,7 +26,7 @@
 //! Every call's answer is checked (every file and piece is valid UTF-8).
 
 use super::peers::{self, Contender};
-use super::{median, ns_per_call, touch, Placed};
+use super::{balanced_order, median, ns_per_call, touch, Placed};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -84,13 +84,6 @@ fn files(dir: &Path) -> Vec<File> {
         .collect()
 }
 
-/// The contenders' order in round `round`: rotated by one each round, so that none is always
-/// the first to run on a file. (On the 5-11 MB man pages, the same code ran up to a quarter
-/// slower when it always ran first: docs/PERFORMANCE.md, "Far into a long input".)
-fn rotated(n: usize, round: usize) -> impl Iterator<Item = usize> {
-    (0..n).map(move |k| (k + round) % n)
-}
-
 /// Median ns of one call of `run(contender)` for each contender, in interleaved rounds.
 fn measure(
     contenders: &[Contender],
@@ -100,7 +93,7 @@ fn measure(
 ) -> Vec<f64> {
     let mut samples = vec![Vec::with_capacity(rounds); contenders.len()];
     for round in 0..rounds {
-        for i in rotated(contenders.len(), round) {
+        for i in balanced_order(contenders.len(), round) {
             let (name, f) = contenders[i];
             samples[i].push(ns_per_call(batch, || {
                 let ok = run(f);
@@ -124,7 +117,7 @@ fn measure_walk(files: &[File], contenders: &[Contender], rounds: usize) -> Vec<
     for round in 0..3 * rounds {
         for (f, file) in files.iter().enumerate() {
             let b = file.bytes.bytes();
-            for i in rotated(contenders.len(), round) {
+            for i in balanced_order(contenders.len(), round) {
                 let (name, v) = contenders[i];
                 black_box(touch(black_box(b)));
                 let t = Instant::now();
