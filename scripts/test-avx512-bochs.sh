@@ -4,8 +4,8 @@
 # machine whose own CPU lacks AVX-512 (this project's machines: AMD Zen 3).
 #
 # Why: the backend is chosen at run time only where the CPU has AVX512F and AVX512BW; on
-# other CPUs the tests say "not run: avx512 (this CPU lacks it)". qemu's TCG cannot
-# emulate AVX-512 and Intel SDE cannot be installed here, but Debian's Bochs 2.7 is built
+# other CPUs the tests say "not run: avx512 (this CPU lacks its instructions)". qemu's TCG
+# cannot emulate AVX-512 and Intel SDE cannot be installed here, but Debian's Bochs 2.7 is built
 # with EVEX (AVX-512) support and has CPU models that have it.
 #
 # What it does:

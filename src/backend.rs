@@ -63,6 +63,21 @@ impl Backend {
         arch::is_built(self)
     }
 
+    /// Why this backend cannot run here, in words (`None` when it
+    /// [can](Backend::is_available)): `"not built: it needs the cargo feature avx512"`,
+    /// `"not built: it is for another target"`, or `"this CPU lacks its instructions"`.
+    /// For messages such as the CLI's `--backend` errors and the test suite's list of
+    /// backends not run.
+    pub fn unavailable_reason(self) -> Option<&'static str> {
+        if self.is_available() {
+            None
+        } else if !self.is_built() {
+            Some(arch::not_built_reason(self))
+        } else {
+            Some("this CPU lacks its instructions")
+        }
+    }
+
     /// The backend's name in lower case: `"scalar"`, `"sse4.2"`, `"avx2"`, `"avx512"`,
     /// `"neon"`, `"simd128"`.
     pub const fn name(self) -> &'static str {

@@ -29,21 +29,10 @@ impl Engine {
                 "unknown backend '{name}' (known: {})",
                 names(&mut Backend::ALL.into_iter())
             )),
-            Some(backend) if !backend.is_built() => Err(format!(
-                "the {} backend is not in this build of vutf8 ({}; it can run: {})",
-                backend.name(),
-                if backend == Backend::Avx512
-                    && cfg!(any(target_arch = "x86", target_arch = "x86_64"))
-                {
-                    "build it with --features avx512".to_string()
-                } else {
-                    format!("not for {}", std::env::consts::ARCH)
-                },
-                names(&mut Backend::available())
-            )),
             Some(backend) if !backend.is_available() => Err(format!(
-                "this CPU cannot run the {} backend (it can run: {})",
+                "cannot use the {} backend: {} (it can run: {})",
                 backend.name(),
+                backend.unavailable_reason().unwrap_or("unavailable"),
                 names(&mut Backend::available())
             )),
             Some(backend) => Ok(Engine::Forced(backend)),

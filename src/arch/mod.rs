@@ -252,6 +252,17 @@ pub(crate) fn is_built(backend: Backend) -> bool {
     backend == Backend::Scalar || BACKENDS.iter().any(|e| e.backend == backend)
 }
 
+/// Why this build has no code for `backend` (for [`Backend::unavailable_reason`]): on x86,
+/// the AVX-512 backend needs the cargo feature `avx512`; any other backend missing here is
+/// for another target.
+pub(crate) fn not_built_reason(backend: Backend) -> &'static str {
+    if backend == Backend::Avx512 && cfg!(any(target_arch = "x86", target_arch = "x86_64")) {
+        "not built: it needs the cargo feature avx512"
+    } else {
+        "not built: it is for another target"
+    }
+}
+
 /// Whether this CPU can run `backend`.
 pub(crate) fn is_available(backend: Backend) -> bool {
     backend == Backend::Scalar || entry(backend).is_some()

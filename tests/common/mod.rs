@@ -56,21 +56,7 @@ pub fn backends() -> Vec<Backend> {
         // without the feature `avx512`, says so.
         let missing: Vec<String> = Backend::ALL
             .into_iter()
-            .filter(|b| !b.is_available())
-            .map(|b| {
-                let why = if !b.is_built() {
-                    if b == Backend::Avx512
-                        && cfg!(any(target_arch = "x86", target_arch = "x86_64"))
-                    {
-                        "not built: cargo feature avx512"
-                    } else {
-                        "not for this target"
-                    }
-                } else {
-                    "this CPU lacks it"
-                };
-                format!("{} ({why})", b.name())
-            })
+            .filter_map(|b| Some(format!("{} ({})", b.name(), b.unavailable_reason()?)))
             .collect();
         eprintln!(
             "vutf8 tests: backends under test: {} (selected: {}); not run: {}",
