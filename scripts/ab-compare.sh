@@ -88,25 +88,6 @@ fn median(v: &mut [f64]) -> f64 {
     v[v.len() / 2]
 }
 
-/// The sides' order in round `r`: a row of a Williams design, so that each side runs first
-/// and follows each other side equally often (the same rule as the benchmarks'
-/// `support::balanced_order`; docs/PERFORMANCE.md, "Who runs before whom").
-fn order(n: usize, r: usize) -> impl Iterator<Item = usize> {
-    let r = r % if n % 2 == 0 { n } else { 2 * n };
-    let mut row: Vec<usize> = (0..n)
-        .map(|j| match j {
-            0 => 0,
-            _ if j % 2 == 1 => j.div_ceil(2),
-            _ => n - j / 2,
-        })
-        .map(|x| (x + r) % n)
-        .collect();
-    if n % 2 == 1 && r >= n {
-        row.reverse();
-    }
-    row.into_iter()
-}
-
 fn report(title: &str, names: &[String], lens: &[usize], ns: &mut [Vec<Vec<f64>>]) {
     println!("{title}");
     let mut logs = Vec::new();
@@ -150,7 +131,7 @@ fn main() {
         // Text not seen before: one call per side and file, each file read in just before.
         for (f, (buf, at, len)) in bufs.iter().enumerate() {
             let b = &buf[*at..*at + *len];
-            for i in order(sides.len(), r) {
+            for i in order::balanced_order(sides.len(), r) {
                 black_box(touch(black_box(b)));
                 let t = Instant::now();
                 assert!(sides[i].1(black_box(b)), "a validator rejected valid text");
@@ -160,7 +141,7 @@ fn main() {
         // Batches: the same file again and again, 3 ms per side.
         for (f, (buf, at, len)) in bufs.iter().enumerate() {
             let b = &buf[*at..*at + *len];
-            for i in order(sides.len(), r) {
+            for i in order::balanced_order(sides.len(), r) {
                 batch[f][i].push(ns(sides[i].1, b, Duration::from_millis(3)));
             }
         }
@@ -169,6 +150,8 @@ fn main() {
     report("text not seen before (each round walks the files, one call per side and file):", &names, &lens, &mut walk);
 }
 EOF
+# The rounds' order is the benchmarks' own (benches/support/order.rs), included by path.
+printf '\n#[path = "%s/benches/support/order.rs"]\nmod order;\n' "$root" >>"$out/harness/src/main.rs"
 echo "ab-compare: $(git rev-parse --short HEAD)+working tree against $(git rev-parse --short "$rev"), $rounds rounds" >&2
 grep -m1 'model name' /proc/cpuinfo >&2 || true
 cargo run -q --release --manifest-path "$out/harness/Cargo.toml" --target-dir "$out/target" -- "$rounds" "${files[@]}"

@@ -3,8 +3,11 @@
 //! takes the median of interleaved rounds.
 #![allow(dead_code)]
 
+mod order;
 pub mod peers;
 pub mod real;
+
+pub use order::balanced_order;
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -95,36 +98,6 @@ pub fn ns_per_call(target: Duration, mut f: impl FnMut() -> bool) -> f64 {
         }
         n *= 4;
     }
-}
-
-/// The order in which `n` contenders run in round `round`: the rows of a Williams design
-/// (a Latin square balanced for first-order carry-over), so that over `n` rounds (`2n` when
-/// `n` is odd) every contender runs first equally often and follows each other contender
-/// equally often.
-///
-/// Who runs just before matters. On this project's shared Zen 3, a validator that followed
-/// std on a 10 MB file (10 ms of scalar decoding per call) ran its next two calls up to a
-/// third slower, whichever validator it was; a 10 ms busy loop that reads no memory did the
-/// same, a loop of vector arithmetic did not slow down (docs/PERFORMANCE.md, "Who runs
-/// before whom"). A plain rotation keeps the cyclic order, so the contender listed after
-/// std, vutf8, followed it in three rounds out of four.
-pub fn balanced_order(n: usize, round: usize) -> Vec<usize> {
-    let period = if n % 2 == 0 { n } else { 2 * n };
-    let r = round % period.max(1);
-    // The first row: 0, 1, n-1, 2, n-2, ...; row r adds r to each entry (mod n); for odd
-    // n, rows n..2n are rows 0..n reversed.
-    let mut row: Vec<usize> = (0..n)
-        .map(|j| match j {
-            0 => 0,
-            _ if j % 2 == 1 => j.div_ceil(2),
-            _ => n - j / 2,
-        })
-        .map(|x| (x + r) % n)
-        .collect();
-    if n % 2 == 1 && r >= n {
-        row.reverse();
-    }
-    row
 }
 
 /// The median of `xs` (which must not be empty).
