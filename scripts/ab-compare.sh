@@ -124,13 +124,13 @@ fn main() {
         names.push(std::path::Path::new(path).file_name().unwrap().to_string_lossy().into_owned());
         bufs.push((buf, at, raw.len()));
     }
-    let lens: Vec<usize> = bufs.iter().map(|b| b.2).collect();
-    let empty = || vec![vec![Vec::new(); sides.len()]; bufs.len()];
+    let texts: Vec<&[u8]> = bufs.iter().map(|(buf, at, len)| &buf[*at..*at + *len]).collect();
+    let lens: Vec<usize> = texts.iter().map(|b| b.len()).collect();
+    let empty = || vec![vec![Vec::new(); sides.len()]; texts.len()];
     let (mut walk, mut batch) = (empty(), empty());
     for r in 0..rounds {
         // Text not seen before: one call per side and file, each file read in just before.
-        for (f, (buf, at, len)) in bufs.iter().enumerate() {
-            let b = &buf[*at..*at + *len];
+        for (f, &b) in texts.iter().enumerate() {
             for i in order::balanced_order(sides.len(), r) {
                 black_box(touch(black_box(b)));
                 let t = Instant::now();
@@ -139,8 +139,7 @@ fn main() {
             }
         }
         // Batches: the same file again and again, 3 ms per side.
-        for (f, (buf, at, len)) in bufs.iter().enumerate() {
-            let b = &buf[*at..*at + *len];
+        for (f, &b) in texts.iter().enumerate() {
             for i in order::balanced_order(sides.len(), r) {
                 batch[f][i].push(ns(sides[i].1, b, Duration::from_millis(3)));
             }

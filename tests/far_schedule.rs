@@ -57,9 +57,9 @@ fn non_ascii_block(k: usize) -> bool {
 }
 
 /// Valid text of `len` bytes: ASCII up to two groups before the window (the leading ASCII
-/// skip crosses it quickly, so each input costs little), then 64-byte blocks that
-/// alternate between ASCII and non-ASCII; each non-ASCII block holds one character of 2,
-/// 3 or 4 bytes, at a place that moves.
+/// skip crosses it quickly, so each input costs little), then 64-byte blocks of which two
+/// in three are non-ASCII ([`non_ascii_block`]); each non-ASCII block holds one character
+/// of 2, 3 or 4 bytes, at a place that moves.
 fn busy_text(len: usize) -> Vec<u8> {
     const CHARS: [&str; 3] = ["é", "€", "😀"];
     let mut text = Vec::with_capacity(len + BLOCK);

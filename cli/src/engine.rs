@@ -29,13 +29,14 @@ impl Engine {
                 "unknown backend '{name}' (known: {})",
                 names(&mut Backend::ALL.into_iter())
             )),
-            Some(backend) if !backend.is_available() => Err(format!(
-                "cannot use the {} backend: {} (it can run: {})",
-                backend.name(),
-                backend.unavailable_reason().unwrap_or("unavailable"),
-                names(&mut Backend::available())
-            )),
-            Some(backend) => Ok(Engine::Forced(backend)),
+            Some(backend) => match backend.unavailable_reason() {
+                None => Ok(Engine::Forced(backend)),
+                Some(why) => Err(format!(
+                    "cannot use the {} backend: {why} (it can run: {})",
+                    backend.name(),
+                    names(&mut Backend::available())
+                )),
+            },
         }
     }
 
