@@ -4,9 +4,11 @@
 # in one run removes most of a shared machine's drift, which moves the corpus benchmark's
 # ratios by 5-10 % from run to run (docs/PERFORMANCE.md, "What each optimisation bought").
 #
-# Usage: scripts/ab-compare.sh [--base REV] [--rounds N] FILE...
+# Usage: scripts/ab-compare.sh [--base REV] [--rounds N] [--aa] FILE...
 #   REV: the commit to compare with (default HEAD: uncommitted changes against the last
-#   commit). N: rounds (default 9); the figures are the medians of the rounds. Every FILE
+#   commit). N: rounds (default 9); the figures are the medians of the rounds. --aa: "new"
+#   is a second copy of REV instead of the working tree: the ratios then show what the
+#   harness cannot tell apart, which should be within about 1 %. Every FILE
 #   must be valid UTF-8. Two tables: batches (each round times the three validators on each
 #   file in turn, 3 ms each, after one call not timed), and text not seen before (each round
 #   walks all the files, one call per validator and file, each file read into the cache
@@ -16,21 +18,28 @@
 #   code ("Who runs before whom").
 #
 # It builds in target/ab/: a `git worktree` of REV whose package is renamed `vutf8_base`,
-# and a small binary that depends on both trees and on simdutf8.
+# and a small binary that depends on both trees and on simdutf8, with every loop aligned to
+# 64 bytes (`-C llvm-args=-align-loops=64`; AB_RUSTFLAGS replaces it). Without that, where
+# the link happens to put each copy's loops decides up to 8 % per file on the Zen 3, more
+# than most changes are worth: two copies of the same commit measured 0.92-1.04x each
+# other (geometric means), depending only on the harness's source; with it, 0.99-1.01x
+# (docs/PERFORMANCE.md, "Two copies of the same code").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 base=HEAD
 rounds=9
+aa=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --base) base=${2:?--base needs a commit}; shift 2 ;;
         --rounds) rounds=${2:?--rounds needs a number}; shift 2 ;;
-        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+        --aa) aa=1; shift ;;
+        -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
         *) break ;;
     esac
 done
-[ $# -gt 0 ] || { echo "usage: scripts/ab-compare.sh [--base REV] [--rounds N] FILE..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: scripts/ab-compare.sh [--base REV] [--rounds N] [--aa] FILE..." >&2; exit 2; }
 files=()
 for f in "$@"; do files+=("$(realpath "$f")"); done
 
@@ -42,6 +51,15 @@ if [ -d "$out/base" ]; then
 fi
 git worktree add --force --detach "$out/base" "$rev" -q
 sed -i '0,/^name = "vutf8"$/s//name = "vutf8_base"/' "$out/base/Cargo.toml"
+# "new": the working tree, or with --aa a second copy of REV.
+new=$root
+if [ -d "$out/new" ]; then
+    git worktree remove --force "$out/new"
+fi
+if [ "$aa" = 1 ]; then
+    git worktree add --force --detach "$out/new" "$rev" -q
+    new=$out/new
+fi
 
 mkdir -p "$out/harness/src"
 simdutf8=$(grep -m1 '^simdutf8 = ' Cargo.toml)
@@ -53,7 +71,7 @@ edition = "2021"
 publish = false
 
 [dependencies]
-vutf8 = { path = "$root" }
+vutf8 = { path = "$new" }
 vutf8_base = { path = "$out/base" }
 $simdutf8
 
@@ -151,6 +169,11 @@ fn main() {
 EOF
 # The rounds' order is the benchmarks' own (benches/support/order.rs), included by path.
 printf '\n#[path = "%s/benches/support/order.rs"]\nmod order;\n' "$root" >>"$out/harness/src/main.rs"
-echo "ab-compare: $(git rev-parse --short HEAD)+working tree against $(git rev-parse --short "$rev"), $rounds rounds" >&2
+if [ "$aa" = 1 ]; then
+    echo "ab-compare --aa: two copies of $(git rev-parse --short "$rev"), $rounds rounds" >&2
+else
+    echo "ab-compare: $(git rev-parse --short HEAD)+working tree against $(git rev-parse --short "$rev"), $rounds rounds" >&2
+fi
 grep -m1 'model name' /proc/cpuinfo >&2 || true
-cargo run -q --release --manifest-path "$out/harness/Cargo.toml" --target-dir "$out/target" -- "$rounds" "${files[@]}"
+RUSTFLAGS="${AB_RUSTFLAGS--C llvm-args=-align-loops=64}" \
+    cargo run -q --release --manifest-path "$out/harness/Cargo.toml" --target-dir "$out/target" -- "$rounds" "${files[@]}"

@@ -1,0 +1,134 @@
+//! Inputs at every address modulo a block. The main loop's blocks start on 64-byte
+//! boundaries of memory, wherever the input starts (`src/arch/generic/schedule.rs`,
+//! "Aligned blocks"): the first block is tested or checked where it lies, and the rest from
+//! the first boundary inside it, overlapping it. So which bytes are checked together, and
+//! which block finds an error, depends on the input's address, which the other tests leave
+//! to the allocator. Here each case is placed at each of the `BLOCK` offsets past a
+//! `BLOCK`-aligned address and compared with `core::str::from_utf8` on every backend.
+//!
+//! The cases: inputs of the main loop's lengths (the shortest, one that ends in a partial
+//! block, and one with whole groups and a partial block), with leading ASCII of every
+//! length up to past the second block (so the first non-ASCII byte falls before, at and
+//! after every boundary), and with an error of each kind at every offset up to past the
+//! second block and in the last bytes, in text that is not ASCII from its first bytes and
+//! in text after such a run of ASCII.
+
+mod common;
+
+use vutf8::tiers::{BLOCK, LOOP_GROUP, SHORT_BELOW};
+
+/// The main loop's lengths: its shortest input, one with a partial last block, and one
+/// with whole groups and a partial last block.
+fn lengths() -> [usize; 3] {
+    [
+        SHORT_BELOW,
+        SHORT_BELOW + BLOCK + 1,
+        SHORT_BELOW + 2 * LOOP_GROUP * BLOCK + 5,
+    ]
+}
+
+/// Offsets near the start: up to 3 bytes past the second block, which covers the first
+/// block, every boundary a block can start on, and the block from that boundary.
+fn near_start() -> std::ops::RangeInclusive<usize> {
+    0..=2 * BLOCK + 3
+}
+
+/// Valid text of exactly `len` bytes: 1- to 4-byte characters in turn, mostly 2-byte ones
+/// (Latin, the text the alignment is for).
+fn text(len: usize) -> Vec<u8> {
+    const CHARS: [&str; 6] = ["a", "é", "b", "ü", "€", "😀"];
+    let mut out = Vec::with_capacity(len);
+    let mut i = 0;
+    while out.len() < len {
+        let c = CHARS[i % CHARS.len()].as_bytes();
+        if out.len() + c.len() > len {
+            out.push(b' ');
+        } else {
+            out.extend_from_slice(c);
+        }
+        i += 1;
+    }
+    out
+}
+
+/// `ascii` bytes of ASCII, then [`text`] from its first character boundary at or after
+/// `ascii`, `len` bytes in all.
+fn with_ascii(len: usize, ascii: usize) -> Vec<u8> {
+    let body = text(len);
+    let mut input = vec![b'x'; ascii];
+    let from = (ascii..len)
+        .find(|&i| body[i] & 0xC0 != 0x80)
+        .unwrap_or(len);
+    input.extend_from_slice(&body[from..]);
+    input.resize(len, b'y');
+    input
+}
+
+/// Checks `input` at every offset `0..BLOCK` past a `BLOCK`-aligned address.
+fn check_everywhere(input: &[u8], backends: &[vutf8::Backend], buf: &mut Vec<u8>) -> usize {
+    buf.clear();
+    buf.resize(input.len() + 2 * BLOCK, 0);
+    let base = (BLOCK - buf.as_ptr() as usize % BLOCK) % BLOCK;
+    for shift in 0..BLOCK {
+        let at = base + shift;
+        buf[at..at + input.len()].copy_from_slice(input);
+        let placed = &buf[at..at + input.len()];
+        assert_eq!(placed.as_ptr() as usize % BLOCK, shift);
+        common::check_all(placed, backends);
+    }
+    BLOCK
+}
+
+#[test]
+fn leading_ascii_of_every_length_at_every_address() {
+    let backends = common::backends();
+    let mut buf = Vec::new();
+    let mut cases = 0;
+    for len in lengths() {
+        for ascii in near_start().filter(|&a| a <= len) {
+            let input = with_ascii(len, ascii);
+            assert!(std::str::from_utf8(&input).is_ok());
+            cases += check_everywhere(&input, &backends, &mut buf);
+        }
+    }
+    eprintln!("leading ASCII cases: {cases}");
+}
+
+#[test]
+fn errors_near_the_start_and_end_at_every_address() {
+    // A stray continuation, a lead cut short by ASCII, a byte that is never valid, an
+    // overlong 2-byte sequence and a surrogate.
+    const ERRORS: [&[u8]; 5] = [
+        &[0x80],
+        &[0xE2, b'a'],
+        &[0xF5],
+        &[0xC0, 0x80],
+        &[0xED, 0xA0, 0x80],
+    ];
+    let backends = common::backends();
+    let mut buf = Vec::new();
+    let (mut cases, mut invalid) = (0, 0);
+    // Text from the first byte, and text after ASCII up to past the second block: there
+    // the first block is ASCII when the error is not in it.
+    let bases = |len| [text(len), with_ascii(len, *near_start().end())];
+    for len in lengths() {
+        for (valid, at) in bases(len)
+            .iter()
+            .flat_map(|v| near_start().chain(len - 4..len).map(move |at| (v, at)))
+        {
+            for error in ERRORS.iter().filter(|e| at + e.len() <= len) {
+                let mut input = valid.clone();
+                input[at..at + error.len()].copy_from_slice(error);
+                // (Written over a continuation byte, a stray continuation can make valid
+                // text: std decides, as everywhere.)
+                invalid += usize::from(std::str::from_utf8(&input).is_err());
+                cases += check_everywhere(&input, &backends, &mut buf);
+            }
+        }
+    }
+    eprintln!("error cases: {cases}, of them invalid: {}", invalid * BLOCK);
+    assert!(
+        invalid * BLOCK * 10 >= cases * 9,
+        "most cases must be errors"
+    );
+}
