@@ -400,15 +400,18 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8], at: usize) -> Result<(), 
     }
 
     // 1. Leading ASCII: the first block where it lies, then from the first 64-byte boundary
-    // in it (see "Aligned blocks"). `head` is that boundary's offset, `BLOCK` when the input
-    // starts on one; below 3 it is not used, as the main loop reads 3 bytes before a block.
-    let head = BLOCK - ptr as usize % BLOCK;
+    // in it (see "Aligned blocks"). `head` is that boundary's offset: `BLOCK` when the input
+    // starts on one, or when the boundary is 1 or 2 bytes in (the main loop reads 3 bytes
+    // before a block).
+    let head = match BLOCK - ptr as usize % BLOCK {
+        at @ 3.. => at,
+        _ => BLOCK,
+    };
     let mut pos = 0;
     // SAFETY: the caller guarantees the instruction set; len >= SHORT_BELOW > BLOCK.
     if unsafe { all_ascii::<V>(ptr, 1) } {
-        pos = if head >= 3 { head } else { BLOCK };
         // SAFETY: the caller guarantees the instruction set; `ptr` is `input`'s.
-        pos = unsafe { skip_ascii::<V>(ptr, pos, len) };
+        pos = unsafe { skip_ascii::<V>(ptr, head, len) };
         // SAFETY: the blocks tested lie inside `input`.
         while pos + BLOCK <= len && unsafe { all_ascii::<V>(ptr.add(pos), 1) } {
             pos += BLOCK;
@@ -441,7 +444,7 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8], at: usize) -> Result<(), 
         // the main loop's blocks are aligned. The first block's check covered the bytes
         // before `head` (a sequence open at the end of the first block is closed or not in
         // this one), so an error found here starts at `head` or later.
-        if (3..BLOCK).contains(&head) {
+        if head < BLOCK {
             // SAFETY: 3 <= head and head + BLOCK < SHORT_BELOW <= len, so the block and the
             // 3 bytes before it lie inside `input`.
             unsafe { state.block::<false, true>(&t, ptr.add(head)) };
