@@ -33,34 +33,11 @@ fn near_start() -> std::ops::RangeInclusive<usize> {
     0..=2 * BLOCK + 3
 }
 
-/// Valid text of exactly `len` bytes: 1- to 4-byte characters in turn, mostly 2-byte ones
-/// (Latin, the text the alignment is for).
-fn text(len: usize) -> Vec<u8> {
-    const CHARS: [&str; 6] = ["a", "é", "b", "ü", "€", "😀"];
-    let mut out = Vec::with_capacity(len);
-    let mut i = 0;
-    while out.len() < len {
-        let c = CHARS[i % CHARS.len()].as_bytes();
-        if out.len() + c.len() > len {
-            out.push(b' ');
-        } else {
-            out.extend_from_slice(c);
-        }
-        i += 1;
-    }
-    out
-}
-
-/// `ascii` bytes of ASCII, then [`text`] from its first character boundary at or after
-/// `ascii`, `len` bytes in all.
+/// `ascii` bytes of ASCII, then valid text that is not ASCII from its first byte
+/// ([`common::filler`] from `é`), `len` bytes in all.
 fn with_ascii(len: usize, ascii: usize) -> Vec<u8> {
-    let body = text(len);
     let mut input = vec![b'x'; ascii];
-    let from = (ascii..len)
-        .find(|&i| body[i] & 0xC0 != 0x80)
-        .unwrap_or(len);
-    input.extend_from_slice(&body[from..]);
-    input.resize(len, b'y');
+    input.extend_from_slice(&common::filler(len - ascii, 1));
     input
 }
 
@@ -110,7 +87,7 @@ fn errors_near_the_start_and_end_at_every_address() {
     let (mut cases, mut invalid) = (0, 0);
     // Text from the first byte, and text after ASCII up to past the second block: there
     // the first block is ASCII when the error is not in it.
-    let bases = |len| [text(len), with_ascii(len, *near_start().end())];
+    let bases = |len| [with_ascii(len, 0), with_ascii(len, *near_start().end())];
     for len in lengths() {
         for (valid, at) in bases(len)
             .iter()

@@ -15,24 +15,6 @@ use proptest::prelude::*;
 use vutf8::{Backend, ErrorKind};
 use vutf8_corpus::{generate, Script};
 
-/// Valid filler of exactly `len` bytes, cycling through 1- to 4-byte characters so that
-/// the case after it follows every kind of character.
-fn filler(len: usize, phase: usize) -> Vec<u8> {
-    const CHARS: [&str; 4] = ["a", "é", "€", "😀"];
-    let mut out = Vec::with_capacity(len);
-    let mut i = phase;
-    loop {
-        let c = CHARS[i % 4].as_bytes();
-        if out.len() + c.len() > len {
-            break;
-        }
-        out.extend_from_slice(c);
-        i += 1;
-    }
-    out.resize(len, b'z');
-    out
-}
-
 const SEEDS: &[&[u8]] = &[
     b"",
     b"a",
@@ -79,9 +61,9 @@ fn seeds_padded_on_both_sides_agree_with_std() {
     for seed in SEEDS {
         for left in 0..=150 {
             for &right in RIGHT_LENGTHS {
-                let mut input = filler(left, left);
+                let mut input = common::filler(left, left);
                 input.extend_from_slice(seed);
-                input.extend_from_slice(&filler(right, right + 1));
+                input.extend_from_slice(&common::filler(right, right + 1));
                 common::check_all(&input, &backends);
                 cases += 1;
             }

@@ -121,3 +121,22 @@ pub fn check_all(input: &[u8], backends: &[Backend]) {
         input
     );
 }
+
+/// Valid filler of exactly `len` bytes, cycling through 1- to 4-byte characters so that
+/// the case after it follows every kind of character. `phase` picks the first: `a`, `é`,
+/// `€`, `😀` for 0 to 3 (then again). The last 0-3 bytes are `z`.
+pub fn filler(len: usize, phase: usize) -> Vec<u8> {
+    const CHARS: [&str; 4] = ["a", "é", "€", "😀"];
+    let mut out = Vec::with_capacity(len);
+    let mut i = phase;
+    loop {
+        let c = CHARS[i % 4].as_bytes();
+        if out.len() + c.len() > len {
+            break;
+        }
+        out.extend_from_slice(c);
+        i += 1;
+    }
+    out.resize(len, b'z');
+    out
+}
