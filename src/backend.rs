@@ -17,10 +17,9 @@ pub enum Backend {
     Sse42,
     /// x86 / x86-64 with AVX2: 256-bit registers.
     Avx2,
-    /// x86 / x86-64 with AVX512F and AVX512BW: 512-bit registers. Only in builds with the
-    /// cargo feature `avx512` (Rust 1.89 or later), which is not on by default: this
-    /// backend has not yet been run through the test suite on AVX-512 hardware by the
-    /// project (docs/AVX512.md). Without the feature it is never available.
+    /// x86 / x86-64 with AVX512F and AVX512BW: 512-bit registers. In builds with the cargo
+    /// feature `avx512`, which is on by default (docs/AVX512.md); without it, never
+    /// available.
     Avx512,
     /// aarch64 with NEON: 128-bit registers.
     Neon,
@@ -103,9 +102,9 @@ impl Backend {
     }
 
     /// Validates `input` with this backend, whatever its length (short inputs go through
-    /// the vector code too: AVX-512 hands inputs under 64 bytes to AVX2, AVX2 those under 32
-    /// bytes to SSE4.2, and the 128-bit
-    /// backends pack inputs under 16 bytes into one register; see `src/tiers.rs`), with the
+    /// the vector code too: AVX-512 loads inputs under 64 bytes with one masked load, AVX2
+    /// hands those under 32 bytes to SSE4.2, and the 128-bit backends pack inputs under 16
+    /// bytes into one register; see `src/tiers.rs`), with the
     /// same result as [`crate::from_utf8`].
     ///
     /// # Panics

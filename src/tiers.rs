@@ -7,7 +7,7 @@
 //! |------------------------------------|-------------------------------------------------------------|-----------------|
 //! | `len < STD_BELOW` (8)              | `core::str::from_utf8` (public API only)                    | all             |
 //! | `len <= ASCII_WORDS_MAX` (64)      | `<[u8]>::is_ascii`, a word at a time; ASCII ends here (public API only) | all |
-//! | `len < WIDEST_MIN` (64)            | handed to AVX2 (which hands on those under 32)              | AVX-512         |
+//! | `len < WIDEST_MIN` (64)            | one register from one masked load, zeros after the input    | AVX-512         |
 //! | `len < WIDE_MIN` (32)              | handed to SSE4.2                                            | AVX2            |
 //! | `len < REGISTER_128` (16)          | one register packed from two 8-byte reads                   | 128-bit ones    |
 //! | `len < SHORT_BELOW` (513)          | the short path: straight through the registers, one ASCII test above one block, no loop | all vector ones |
@@ -56,8 +56,8 @@ pub const REGISTER_128: usize = 16;
 /// registers can be loaded straight from the input.
 pub const WIDE_MIN: usize = 32;
 
-/// The bytes of a 512-bit register: AVX-512 (cargo feature `avx512`) hands inputs shorter
-/// than this to AVX2.
+/// The bytes of a 512-bit register: AVX-512 loads inputs shorter than this into one
+/// register with one masked load.
 pub const WIDEST_MIN: usize = 64;
 
 /// Inputs shorter than this (up to 512 bytes) take the short path: straight through their

@@ -114,9 +114,9 @@ const PATTERNS: &[Pattern] = &[
 ];
 
 /// Every length up to this is swept with every offset: the `core::str::from_utf8`
-/// path, the packed register, AVX2's and AVX-512's hand-overs, and the short path up to two
-/// blocks and a 256-bit register (all register counts of the three widths up to two 512-bit
-/// registers, every masked and overlapping last register, the short path's ASCII test).
+/// path, the packed register, AVX2's hand-over, AVX-512's masked register, and the short
+/// path up to two blocks and a 256-bit register (all register counts of the three widths up
+/// to two 512-bit registers, every overlapping last register, the short path's ASCII test).
 const ALL_UP_TO: usize = 2 * BLOCK + WIDE_MIN;
 /// The first length whose main loop runs a whole group (after its first block).
 const FIRST_GROUP: usize = (1 + LOOP_GROUP) * BLOCK;
@@ -404,8 +404,8 @@ fn every_tier_is_swept() {
             "short path, last register 1-2 bytes past the first (256-bit)",
             |len, _| (WIDE_MIN + 1..=WIDE_MIN + 2).contains(&len),
         ),
-        ("AVX-512 hands over to AVX2", |len, _| {
-            (WIDE_MIN..WIDEST_MIN).contains(&len)
+        ("one masked 512-bit register (AVX-512)", |len, _| {
+            (STD_BELOW..WIDEST_MIN).contains(&len)
         }),
         (
             "short path, last register 1-2 bytes past the first (512-bit)",

@@ -206,7 +206,7 @@ fn expect(s: &[u8], tail: &[u8], scratch: &mut Vec<u8>) -> Expect {
 /// Confirms, for every 4096th string `r`, that the answer for the head of each context
 /// is the answer for its whole tail (see [`expect`]).
 fn check_heads(r: usize, s: &[u8], contexts: &[Context], want: &[Expect], scratch: &mut Vec<u8>) {
-    if r % 4096 == 0 {
+    if r.is_multiple_of(4096) {
         for (c, w) in contexts.iter().zip(want) {
             assert_eq!(expect(s, &c.tail, scratch), *w, "head vs tail on {s:02X?}");
         }

@@ -53,7 +53,7 @@ const ERRORS: &[&[u8]] = &[
 /// so every group holds both kinds and, wherever the main loop's groups start, some of
 /// them start with an ASCII block (and get their ASCII tests).
 fn non_ascii_block(k: usize) -> bool {
-    k % 3 != 0
+    !k.is_multiple_of(3)
 }
 
 /// Valid text of `len` bytes: ASCII up to two groups before the window (the leading ASCII

@@ -33,7 +33,7 @@ impl Awkward {
 impl Read for Awkward {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.calls += 1;
-        if self.interrupt_every != 0 && self.calls % self.interrupt_every == 0 {
+        if self.interrupt_every != 0 && self.calls.is_multiple_of(self.interrupt_every) {
             return Err(io::Error::new(io::ErrorKind::Interrupted, "signal"));
         }
         let want = self.sizes[self.calls % self.sizes.len()].max(1);

@@ -68,9 +68,9 @@ pub fn sized(text: &[u8], size: usize) -> Vec<u8> {
 
 /// A human label for a size: `64`, `4K`, `1M`.
 pub fn size_label(n: usize) -> String {
-    if n >= 1 << 20 && n % (1 << 20) == 0 {
+    if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
         format!("{}M", n >> 20)
-    } else if n >= 1 << 10 && n % (1 << 10) == 0 {
+    } else if n >= 1 << 10 && n.is_multiple_of(1 << 10) {
         format!("{}K", n >> 10)
     } else {
         n.to_string()

@@ -14,7 +14,7 @@
 /// before whom"). A plain rotation keeps the cyclic order, so the contender listed after
 /// std, vutf8, followed it in three rounds out of four.
 pub fn balanced_order(n: usize, round: usize) -> Vec<usize> {
-    let period = if n % 2 == 0 { n } else { 2 * n };
+    let period = if n.is_multiple_of(2) { n } else { 2 * n };
     let r = round % period.max(1);
     // The first row: 0, 1, n-1, 2, n-2, ...; row r adds r to each entry (mod n); for odd
     // n, rows n..2n are rows 0..n reversed.

@@ -66,7 +66,7 @@ fn samples(dir: &Path) -> usize {
                 x ^= x >> 7;
                 x ^= x << 17;
                 // Mostly ASCII, with every kind of high byte now and then.
-                if x % 7 == 0 {
+                if x.is_multiple_of(7) {
                     (x >> 8) as u8
                 } else {
                     b'a' + (x % 26) as u8

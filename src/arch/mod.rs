@@ -8,7 +8,7 @@
 //!     Sse42: x86::sse42::Sse42Vector, x86::sse42::validate, "sse4.2";
 //!     Avx2:  x86::avx2::Avx2Vector,   x86::avx2::validate,  "avx2";
 //!     #[cfg(feature = "avx512")]
-//!     Avx512: x86::avx512::Avx512Vector, x86::avx512::validate, "avx2", "avx512f", "avx512bw";
+//!     Avx512: x86::avx512::Avx512Vector, x86::avx512::validate, "avx512f", "avx512bw";
 //! }
 //! ```
 //!
@@ -91,8 +91,8 @@ cfg_if::cfg_if! {
 /// Defines a backend's two `#[target_feature]` functions, into which the generic schedule
 /// and algorithm are inlined and so compiled for that instruction set: `validate`, its raw
 /// validator (see the module documentation), and its cold `locate`, kept out of the hot
-/// function. A backend may need several target features (AVX-512: AVX512F and AVX512BW,
-/// and AVX2 for the inputs it hands down). With `; below N => narrower::validate`, inputs
+/// function. A backend may need several target features (AVX-512: AVX512F and AVX512BW).
+/// With `; below N => narrower::validate`, inputs
 /// shorter than `N` bytes go to a narrower backend whose target features this one's imply
 /// (AVX2 hands inputs shorter than its register to SSE4.2).
 #[allow(unused_macros)] // Unused on targets without a vector backend.
@@ -195,7 +195,7 @@ cfg_if::cfg_if! {
             Sse42: x86::sse42::Sse42Vector, x86::sse42::validate, "sse4.2";
             Avx2: x86::avx2::Avx2Vector, x86::avx2::validate, "avx2";
             #[cfg(feature = "avx512")]
-            Avx512: x86::avx512::Avx512Vector, x86::avx512::validate, "avx2", "avx512f", "avx512bw";
+            Avx512: x86::avx512::Avx512Vector, x86::avx512::validate, "avx512f", "avx512bw";
         }
     } else if #[cfg(all(target_arch = "aarch64", target_feature = "neon"))] {
         backends! { mod aarch64;

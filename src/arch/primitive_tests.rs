@@ -97,6 +97,30 @@ fn load_store_splat_repeat16() {
     each_vector(LoadStoreSplat);
 }
 
+struct LoadPartial;
+impl VectorTest for LoadPartial {
+    unsafe fn run<V: Vector>(&mut self, name: &str) {
+        if !V::LOADS_PARTIAL {
+            return;
+        }
+        // Every length below one register, at the end of an exact-size allocation (so a load
+        // past the input would read outside it), from a run of non-zero bytes.
+        for len in 0..V::BYTES {
+            let input: std::vec::Vec<u8> = bytes(len as u64, len).iter().map(|b| b | 1).collect();
+            // SAFETY: the caller guarantees the instruction set; len < V::BYTES.
+            let v = unsafe { V::load_partial(&input) };
+            let mut want = input.clone();
+            want.resize(V::BYTES, 0);
+            assert_eq!(out(v), want, "{name}: load_partial of {len} bytes");
+        }
+    }
+}
+
+#[test]
+fn load_partial() {
+    each_vector(LoadPartial);
+}
+
 struct Shr4AndLookup;
 impl VectorTest for Shr4AndLookup {
     unsafe fn run<V: Vector>(&mut self, name: &str) {

@@ -1,7 +1,7 @@
 //! The small vector trait that the lookup algorithm is written against.
 //!
 //! A [`Vector`] is one SIMD register of `BYTES` unsigned bytes (16 for SSE4.2, NEON and
-//! simd128; 32 for AVX2). It offers exactly the primitives the algorithm needs and nothing
+//! simd128; 32 for AVX2; 64 for AVX-512). It offers exactly the primitives the algorithm needs and nothing
 //! more: loads, bitwise logic, a per-byte shift right by 4, a 16-entry table lookup
 //! (`pshufb`, `vqtbl1q_u8`, `u8x16_swizzle`), shifting in the last 1, 2 or 3 bytes of the
 //! previous register (`palignr`, `vextq_u8`, `i8x16_shuffle`), a saturating subtraction and
@@ -15,6 +15,8 @@
 //! algorithm is inlined into a single `#[target_feature]` function per backend, which is
 //! where the instructions are actually selected.
 
+use crate::tiers::REGISTER_128;
+
 /// One SIMD register of unsigned bytes; see the [module documentation](self).
 pub(crate) trait Vector: Copy {
     /// The number of bytes in one register.
@@ -26,6 +28,48 @@ pub(crate) trait Vector: Copy {
     /// The CPU supports the backend's instruction set, and `ptr` is valid for reads of
     /// `BYTES` bytes.
     unsafe fn load_unaligned(ptr: *const u8) -> Self;
+
+    /// Whether [`load_partial`](Vector::load_partial) works: 128-bit registers, and AVX-512.
+    const LOADS_PARTIAL: bool = Self::BYTES == REGISTER_128;
+
+    /// The bytes of `input`, shorter than one register, in a register with zeros after them
+    /// (ASCII: a sequence cut off by the end of `input` shows up as one too short).
+    ///
+    /// The default packs a 128-bit register from two overlapping 8-byte reads, the second
+    /// shifted right past the bytes the first already holds (fewer than 8 bytes are copied):
+    /// two 8-byte values make a 16-byte register without the stalled store forwarding of a
+    /// byte-wise copy. Wider registers without masked loads never get here (their backends
+    /// hand inputs shorter than their register to a 128-bit one); AVX-512 overrides it with
+    /// one masked load.
+    ///
+    /// # Safety
+    /// The CPU supports the backend's instruction set; `input.len() < BYTES`;
+    /// `LOADS_PARTIAL`.
+    #[inline(always)]
+    unsafe fn load_partial(input: &[u8]) -> Self {
+        assert!(
+            Self::BYTES == REGISTER_128 && input.len() < REGISTER_128,
+            "the packed load is for shorter inputs than one 128-bit register"
+        );
+        let len = input.len();
+        let mut bytes = [0u8; REGISTER_128];
+        if len >= 8 {
+            let word = |at: usize| {
+                let mut w = [0u8; 8];
+                w.copy_from_slice(&input[at..at + 8]);
+                u64::from_le_bytes(w)
+            };
+            let high = word(len - 8)
+                .checked_shr(8 * (REGISTER_128 - len) as u32)
+                .unwrap_or(0);
+            bytes[..8].copy_from_slice(&word(0).to_le_bytes());
+            bytes[8..].copy_from_slice(&high.to_le_bytes());
+        } else {
+            bytes[..len].copy_from_slice(input);
+        }
+        // SAFETY: the caller guarantees the instruction set; `bytes` holds 16 = BYTES bytes.
+        unsafe { Self::load_unaligned(bytes.as_ptr()) }
+    }
 
     /// Every byte set to `byte`.
     ///

@@ -2,11 +2,12 @@
 //! when, for every input length. The thresholds are the size tiers of [`crate::tiers`]:
 //!
 //! ```text
-//! bytes       0      8           16          32                 513 = SHORT_BELOW
-//!             |      |           |           |                  |
+//! bytes       0      8           16          32          64      513 = SHORT_BELOW
+//!             |      |           |           |           |       |
 //! lib.rs      | std  | is_ascii, a word at a time, up to 64 bytes; then the backend:
-//! 128-bit     packed register    | short path                   | main loop
-//! AVX2        -> SSE4.2 ---------------------| short path       | main loop
+//! 128-bit     packed register    | short path                    | main loop
+//! AVX2        -> SSE4.2 ---------------------| short path        | main loop
+//! AVX-512     one masked load -----------------------------| short | main loop
 //!
 //! short path: [one ASCII test if > 64 bytes] [register 0] [registers 1.. whole]
 //!             [last register, overlapping] [end-of-input check]
@@ -88,7 +89,8 @@
 //!
 //! Inputs under `SHORT_BELOW` bytes go straight through their registers (see
 //! [`validate_short`]); inputs shorter than one register are packed into one 128-bit
-//! register (see [`validate_partial`]).
+//! register, or on AVX-512 loaded into one with a masked load (see [`validate_partial`]).
+//! AVX2 hands inputs shorter than its register to SSE4.2.
 //!
 //! # Locating an error
 //!
@@ -106,7 +108,7 @@ use super::lookup::Tables;
 use crate::arch::vector::Vector;
 use crate::tiers::{
     ASCII_SKIP_BLOCKS, BLOCK, BUSY_BLOCKS, BUSY_GROUPS, DENSE_AFTER, DENSE_GROUPS, LOOP_GROUP,
-    PREFETCH_AHEAD, REGISTER_128, SHORT_BELOW,
+    PREFETCH_AHEAD, SHORT_BELOW,
 };
 
 /// The running state between blocks.
@@ -381,8 +383,8 @@ unsafe fn skip_ascii<V: Vector>(ptr: *const u8, mut pos: usize, len: usize) -> u
 /// # Safety
 /// The CPU supports `V`'s instruction set. This function must be inlined into a function
 /// compiled with that instruction set enabled (`#[target_feature]`), or the intrinsics will
-/// not be selected. Vectors wider than 128 bits need `input.len() >= V::BYTES` (their
-/// backends hand shorter inputs to a 128-bit one; see [`validate_partial`]).
+/// not be selected. AVX2 needs `input.len() >= V::BYTES` (its backend hands shorter inputs
+/// to a 128-bit one; see [`validate_partial`]).
 #[inline(always)]
 pub(crate) unsafe fn validate<V: Vector>(input: &[u8], at: usize) -> Result<(), usize> {
     let len = input.len();
@@ -393,8 +395,8 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8], at: usize) -> Result<(), 
             // SHORT_BELOW.
             unsafe { validate_short::<V>(input) }
         } else {
-            // SAFETY: the caller guarantees the instruction set, and that V is 128 bits
-            // wide.
+            // SAFETY: the caller guarantees the instruction set, and that V can load a
+            // partial register (128-bit, or AVX-512's masked loads); len < V::BYTES.
             unsafe { validate_partial::<V>(input) }
         };
     }
@@ -537,7 +539,7 @@ unsafe fn validate_short<V: Vector>(input: &[u8]) -> Result<(), usize> {
     let last_at = len - V::BYTES;
     // SAFETY: V::BYTES <= len.
     let last = unsafe { V::load_unaligned(ptr.add(last_at)) };
-    if len % V::BYTES != 0 {
+    if !len.is_multiple_of(V::BYTES) {
         if last_at >= 3 {
             // SAFETY: 3 <= last_at, so the register and the 3 bytes before it lie inside
             // `input`.
@@ -556,44 +558,21 @@ unsafe fn validate_short<V: Vector>(input: &[u8]) -> Result<(), usize> {
     }
 }
 
-/// Inputs shorter than one 128-bit register: packed into one from two overlapping 8-byte
-/// reads, the second shifted right past the bytes the first already holds (fewer than 8
-/// bytes are copied), with zeros after the input (ASCII, so a sequence cut off by the end
-/// shows up as TOO_SHORT and needs no end-of-input check). Two 8-byte values make a
-/// 16-byte register without the stalled store forwarding of a byte-wise copy.
+/// Inputs shorter than one register, in one register with zeros after them
+/// ([`Vector::load_partial`]: packed from two 8-byte reads on 128-bit backends, one masked
+/// load on AVX-512). Zeros are ASCII, so a sequence cut off by the end shows up as
+/// TOO_SHORT and needs no end-of-input check.
 ///
-/// Only 128-bit vectors get here: wider backends hand inputs shorter than their register
-/// to a 128-bit backend (see [`crate::tiers::WIDE_MIN`]).
+/// Only 128-bit vectors and AVX-512 get here: AVX2 hands inputs shorter than its register
+/// to SSE4.2 (see [`crate::tiers::WIDE_MIN`]).
 ///
 /// # Safety
 /// As for [`validate`]; `input.len() < V::BYTES`.
 #[inline(always)]
 unsafe fn validate_partial<V: Vector>(input: &[u8]) -> Result<(), usize> {
-    assert!(V::BYTES == REGISTER_128, "only 128-bit vectors pack short inputs");
-    let len = input.len();
-    let mut bytes = [0u8; REGISTER_128];
-    if len >= 8 {
-        let word = |at: usize| {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(&input[at..at + 8]);
-            u64::from_le_bytes(w)
-        };
-        let high = word(len - 8)
-            .checked_shr(8 * (REGISTER_128 - len) as u32)
-            .unwrap_or(0);
-        bytes[..8].copy_from_slice(&word(0).to_le_bytes());
-        bytes[8..].copy_from_slice(&high.to_le_bytes());
-    } else {
-        bytes[..len].copy_from_slice(input);
-    }
-    // SAFETY: the caller guarantees the instruction set; `bytes` is 16 = V::BYTES bytes.
-    let (t, zero, reg) = unsafe {
-        (
-            Tables::<V>::new(),
-            V::splat(0),
-            V::load_unaligned(bytes.as_ptr()),
-        )
-    };
+    debug_assert!(V::LOADS_PARTIAL && input.len() < V::BYTES);
+    // SAFETY: the caller guarantees the instruction set and input.len() < V::BYTES.
+    let (t, zero, reg) = unsafe { (Tables::<V>::new(), V::splat(0), V::load_partial(input)) };
     if t.check(reg, zero).any_set() {
         Err(0)
     } else {

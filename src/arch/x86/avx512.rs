@@ -1,5 +1,5 @@
 //! The AVX-512 backend: 512-bit registers (`__m512i`), AVX512F and AVX512BW (the byte
-//! operations), behind the non-default cargo feature `avx512`.
+//! operations), with the cargo feature `avx512` (on by default).
 //!
 //! It is the lookup algorithm with registers of 64 bytes, one register per block: the same
 //! nibble tables (`vpshufb` works inside each 128-bit lane on AVX-512BW as on AVX2), the
@@ -14,17 +14,12 @@
 //! - **The reductions go through mask registers**: `vpmovb2m` gives the 64 high bits (ASCII
 //!   test), `vptestmq` whether any bit is set.
 //!
-//! Inputs shorter than one register (64 bytes) go to AVX2 (whose features the table entry
-//! also requires), which hands those under 32 bytes to SSE4.2.
+//! - **Inputs shorter than one register (64 bytes) take one masked load** (`vmovdqu8` with
+//!   a mask of their length, zeros after them): the bytes past the input are never read, so
+//!   the load cannot fault, and one check does the whole input. (Narrower backends pack or
+//!   hand down such inputs instead.)
 //!
-//! Why a feature, and why this design: docs/AVX512.md. In short: no machine this project
-//! has measured on had AVX-512 when it was written, so it has not been run through the suite
-//! on real hardware, and it is not compiled in by default. Its target features need Rust
-//! 1.89; the crate's `rust-version` (1.85) holds without the feature.
-
-// The AVX-512 intrinsics and target features are stable since Rust 1.89, after the crate's
-// rust-version: the `avx512` feature documents that it needs 1.89 (Cargo.toml, docs/AVX512.md).
-#![allow(clippy::incompatible_msrv)]
+//! Why this design, and how it was tested and measured on AVX-512 hardware: docs/AVX512.md.
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::*;
@@ -59,6 +54,17 @@ impl Vector for Avx512Vector {
     unsafe fn load_unaligned(ptr: *const u8) -> Self {
         // SAFETY: the caller guarantees AVX512F and 64 readable bytes at `ptr`.
         Self(unsafe { _mm512_loadu_si512(ptr.cast()) })
+    }
+    const LOADS_PARTIAL: bool = true;
+
+    #[inline(always)]
+    unsafe fn load_partial(input: &[u8]) -> Self {
+        debug_assert!(input.len() < 64);
+        let mask: __mmask64 = (1u64 << input.len()) - 1;
+        // SAFETY: the caller guarantees AVX512BW (`vmovdqu8`) and input.len() < 64; the
+        // masked load reads only the `input.len()` bytes the mask selects, all inside
+        // `input` (masked-off bytes are not accessed and cannot fault), and zeroes the rest.
+        Self(unsafe { _mm512_maskz_loadu_epi8(mask, input.as_ptr().cast()) })
     }
     #[inline(always)]
     unsafe fn splat(byte: u8) -> Self {
@@ -139,6 +145,4 @@ impl Vector for Avx512Vector {
     }
 }
 
-// Inputs shorter than one 512-bit register go to AVX2 (the table entry requires it too),
-// which loads them straight from the input (see `crate::tiers`).
-entry_points!(Avx512Vector, "avx2", "avx512f", "avx512bw"; below crate::tiers::WIDEST_MIN => super::avx2::validate);
+entry_points!(Avx512Vector, "avx512f", "avx512bw");
