@@ -102,7 +102,7 @@ pub(crate) fn is_valid_at(input: &[u8], at: u64) -> bool {
     if len < tiers::STD_BELOW {
         return core::str::from_utf8(input).is_ok();
     }
-    if len <= tiers::ASCII_WORDS_MAX && input.is_ascii() {
+    if len <= tiers::ASCII_WORDS_MAX && arch::ascii_words_first() && input.is_ascii() {
         return true;
     }
     arch::validate(input, usize::try_from(at).unwrap_or(usize::MAX)).is_ok()
@@ -118,7 +118,7 @@ pub(crate) fn validate(input: &[u8]) -> Result<(), Utf8Error> {
             Err(e) => Err(exact_error(input, e.valid_up_to())),
         };
     }
-    if len <= tiers::ASCII_WORDS_MAX && input.is_ascii() {
+    if len <= tiers::ASCII_WORDS_MAX && arch::ascii_words_first() && input.is_ascii() {
         return Ok(());
     }
     match arch::validate(input, 0) {

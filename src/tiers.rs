@@ -6,7 +6,7 @@
 //! | condition                          | path                                                        | backends        |
 //! |------------------------------------|-------------------------------------------------------------|-----------------|
 //! | `len < STD_BELOW` (8)              | `core::str::from_utf8` (public API only)                    | all             |
-//! | `len <= ASCII_WORDS_MAX` (64)      | `<[u8]>::is_ascii`, a word at a time; ASCII ends here (public API only) | all |
+//! | `len <= ASCII_WORDS_MAX` (64)      | `<[u8]>::is_ascii`, a word at a time; ASCII ends here (public API only) | all but AVX-512 |
 //! | `len < WIDEST_MIN` (64)            | one register from one masked load, zeros after the input    | AVX-512         |
 //! | `len < WIDE_MIN` (32)              | handed to SSE4.2                                            | AVX2            |
 //! | `len < REGISTER_128` (16)          | one register packed from two 8-byte reads                   | 128-bit ones    |
@@ -45,7 +45,8 @@ pub const STD_BELOW: usize = 8;
 pub const BLOCK: usize = 64;
 
 /// Inputs of up to this many bytes are first tested with `<[u8]>::is_ascii`, a word at a
-/// time, before any vector code.
+/// time, before any vector code, except on AVX-512, which takes them in one masked register
+/// (`arch::ascii_words_first`).
 pub const ASCII_WORDS_MAX: usize = BLOCK;
 
 /// The bytes of a 128-bit register. 128-bit backends (SSE4.2, NEON, simd128) pack inputs

@@ -55,6 +55,9 @@ struct Entry {
     compiled: bool,
     /// Whether this CPU has the target feature (cached by `std`'s detection).
     detect: fn() -> bool,
+    /// Whether the public API tests inputs of up to `ASCII_WORDS_MAX` bytes for ASCII a
+    /// word at a time before calling this backend (see [`ascii_words_first`]).
+    words_first: bool,
 }
 
 /// Whether this CPU has target feature `$feature`: true if it is enabled at compile time,
@@ -153,6 +156,8 @@ macro_rules! backends {
             raw: $validate as RawValidate,
             compiled: $(cfg!(target_feature = $feature))&&+,
             detect: || $(has!($feature))&&+,
+            words_first: !(<$vector as vector::Vector>::LOADS_PARTIAL
+                && <$vector as vector::Vector>::BYTES >= crate::tiers::ASCII_WORDS_MAX),
         }),+];
 
         /// Runs `test` with every vector type this CPU supports; returns their names.
@@ -285,17 +290,17 @@ pub(crate) fn selected() -> Backend {
         .map_or(Backend::Scalar, |e| e.backend)
 }
 
-/// The validator chosen at compile time, if the choice can be made then: the widest
-/// backend enabled at compile time when no wider one could be detected at run time (it is
-/// the widest of the table, or there is no run-time detection); the fallback when nothing
-/// is enabled and nothing can be detected.
-const STATIC_CHOICE: Option<RawValidate> = {
+/// What is chosen at compile time, if the choice can be made then: the widest backend
+/// enabled at compile time when no wider one could be detected at run time (it is the
+/// widest of the table, or there is no run-time detection); the fallback when nothing is
+/// enabled and nothing can be detected. `None`: chosen at run time.
+const STATIC_ENTRY: Option<Option<&Entry>> = {
     let mut choice = None;
     let mut i = BACKENDS.len();
     while i > 0 {
         i -= 1;
         if BACKENDS[i].compiled {
-            choice = Some(BACKENDS[i].raw);
+            choice = Some(Some(&BACKENDS[i]));
             break;
         }
         if RUNTIME_DETECTION {
@@ -303,10 +308,31 @@ const STATIC_CHOICE: Option<RawValidate> = {
         }
     }
     if choice.is_none() && !RUNTIME_DETECTION {
-        choice = Some(fallback_validate as RawValidate);
+        choice = Some(None);
     }
     choice
 };
+
+/// The validator chosen at compile time, if the choice can be made then ([`STATIC_ENTRY`]).
+const STATIC_CHOICE: Option<RawValidate> = match STATIC_ENTRY {
+    Some(Some(entry)) => Some(entry.raw),
+    Some(None) => Some(fallback_validate as RawValidate),
+    None => None,
+};
+
+/// Whether the public API ([`crate::is_valid`], [`crate::from_utf8`]) should test inputs of
+/// up to `ASCII_WORDS_MAX` bytes for ASCII a word at a time before calling the backend. Yes,
+/// except where the backend takes such an input in one register with one masked load
+/// (AVX-512): one check there costs less than the words and the branch on their result
+/// (docs/AVX512.md, "Short inputs"). Either way the answer is the same.
+#[inline]
+pub(crate) fn ascii_words_first() -> bool {
+    match STATIC_ENTRY {
+        Some(Some(entry)) => entry.words_first,
+        Some(None) => true,
+        None => dispatch::words_first(),
+    }
+}
 
 /// Runs the best backend this CPU has (see the module documentation) on `input`, which
 /// starts `at` bytes into its text (see [`RawValidate`]).
@@ -323,18 +349,24 @@ pub(crate) fn validate(input: &[u8], at: usize) -> Result<(), usize> {
 /// Run-time dispatch (x86 with `std`): a static pointer that starts at `detect`.
 #[cfg(feature = "std")]
 mod dispatch {
-    use super::{raw, selected, Backend, RawValidate};
-    use core::sync::atomic::{AtomicPtr, Ordering};
+    use super::{entry, raw, selected, Backend, RawValidate};
+    use core::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 
     /// The chosen raw validator; starts as `detect`, which replaces itself.
     static CHOSEN: AtomicPtr<()> = AtomicPtr::new(detect as *mut ());
 
+    /// The chosen backend's `words_first` (true until `detect` has run: the answer is the
+    /// same either way).
+    static WORDS_FIRST: AtomicBool = AtomicBool::new(true);
+
     /// First call only: choose, remember, and run.
     unsafe fn detect(input: &[u8], at: usize) -> Result<(), usize> {
-        let f = match selected() {
+        let best = selected();
+        let f = match best {
             Backend::Scalar => super::fallback_validate as RawValidate,
             best => raw(best).expect("the selected backend is available"),
         };
+        WORDS_FIRST.store(entry(best).is_none_or(|e| e.words_first), Ordering::Relaxed);
         CHOSEN.store(f as *mut (), Ordering::Relaxed);
         // SAFETY: `raw` only returns validators that this CPU can run.
         unsafe { f(input, at) }
@@ -350,6 +382,12 @@ mod dispatch {
         // SAFETY: `detect` checks the CPU; the others were checked by it.
         unsafe { f(input, at) }
     }
+
+    /// See [`super::ascii_words_first`].
+    #[inline]
+    pub(super) fn words_first() -> bool {
+        WORDS_FIRST.load(Ordering::Relaxed)
+    }
 }
 
 /// Without `std` every choice is made at compile time ([`STATIC_CHOICE`] is never `None`).
@@ -359,6 +397,12 @@ mod dispatch {
     #[inline]
     pub(super) fn validate(input: &[u8], at: usize) -> Result<(), usize> {
         super::fallback_validate(input, at)
+    }
+
+    /// Never called: see [`super::STATIC_ENTRY`].
+    #[inline]
+    pub(super) fn words_first() -> bool {
+        true
     }
 }
 
