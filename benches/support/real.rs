@@ -334,7 +334,12 @@ pub fn run(dir: &Path, rounds: usize, batch: Duration, plot_to: Option<&Path>) {
         }
     }
 
-    println!("\n### 4. `Validator` in 64 KiB chunks against one-shot `is_valid`\n");
+    // `Validator` has no forced backend: both sides run vutf8's own choice, so that a run
+    // with `--backend` still compares like with like.
+    println!(
+        "\n### 4. `Validator` in 64 KiB chunks against one-shot `is_valid` (both on vutf8's own choice: {})\n",
+        vutf8::Backend::selected().name()
+    );
     println!("| file | one-shot GB/s | 64 KiB chunks GB/s | chunks ÷ one-shot |");
     println!("|---|---:|---:|---:|");
     let stream: [Contender; 2] = [
@@ -342,7 +347,7 @@ pub fn run(dir: &Path, rounds: usize, batch: Duration, plot_to: Option<&Path>) {
             let mut v = vutf8::Validator::new();
             b.chunks(64 << 10).all(|c| v.update(c).is_ok()) && v.finish().is_ok()
         }),
-        ("vutf8 is_valid", peers::vutf8_is_valid),
+        ("vutf8 is_valid", vutf8::is_valid),
     ];
     let mut stream_ratios = Vec::new();
     for f in files.iter().filter(|f| f.bytes.bytes().len() >= 256 << 10) {

@@ -34,7 +34,7 @@ pub struct Cli {
     pub check: CheckArgs,
 
     /// Use this validator instead of the best one for this CPU (scalar, sse4.2, avx2,
-    /// avx512 [built with the feature avx512], neon, simd128) to find whether and where an
+    /// avx512 [with the default feature avx512], neon, simd128) to find whether and where an
     /// input first goes wrong; an error if this CPU cannot run it.
     #[arg(long, value_name = "NAME", global = true)]
     pub backend: Option<String>,

@@ -334,6 +334,19 @@ pub(crate) fn ascii_words_first() -> bool {
     }
 }
 
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    /// The public API's word-wise ASCII test follows the backend that runs: left out only
+    /// where that backend takes short inputs in one masked register.
+    #[test]
+    fn ascii_words_first_follows_the_chosen_backend() {
+        let _ = super::validate(b"runs the detection", 0);
+        let masked = super::entry(super::selected()).is_some_and(|e| !e.words_first);
+        assert_eq!(super::ascii_words_first(), !masked);
+        assert_eq!(masked, super::selected() == crate::Backend::Avx512);
+    }
+}
+
 /// Runs the best backend this CPU has (see the module documentation) on `input`, which
 /// starts `at` bytes into its text (see [`RawValidate`]).
 #[inline]
