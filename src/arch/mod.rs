@@ -362,7 +362,7 @@ pub(crate) fn validate(input: &[u8], at: usize) -> Result<(), usize> {
 /// Run-time dispatch (x86 with `std`): a static pointer that starts at `detect`.
 #[cfg(feature = "std")]
 mod dispatch {
-    use super::{entry, raw, selected, Backend, RawValidate};
+    use super::{entry, selected, RawValidate};
     use core::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 
     /// The chosen raw validator; starts as `detect`, which replaces itself.
@@ -374,14 +374,12 @@ mod dispatch {
 
     /// First call only: choose, remember, and run.
     unsafe fn detect(input: &[u8], at: usize) -> Result<(), usize> {
-        let best = selected();
-        let f = match best {
-            Backend::Scalar => super::fallback_validate as RawValidate,
-            best => raw(best).expect("the selected backend is available"),
-        };
-        WORDS_FIRST.store(entry(best).is_none_or(|e| e.words_first), Ordering::Relaxed);
+        // The table entry of the widest backend this CPU runs; none: the fallback.
+        let best = entry(selected());
+        let f = best.map_or(super::fallback_validate as RawValidate, |e| e.raw);
+        WORDS_FIRST.store(best.is_none_or(|e| e.words_first), Ordering::Relaxed);
         CHOSEN.store(f as *mut (), Ordering::Relaxed);
-        // SAFETY: `raw` only returns validators that this CPU can run.
+        // SAFETY: `entry` only returns entries whose backend this CPU can run.
         unsafe { f(input, at) }
     }
 
@@ -389,7 +387,7 @@ mod dispatch {
     #[inline]
     pub(super) fn validate(input: &[u8], at: usize) -> Result<(), usize> {
         let f = CHOSEN.load(Ordering::Relaxed);
-        // SAFETY: CHOSEN only ever holds `detect` or a function returned by `raw` or the
+        // SAFETY: CHOSEN only ever holds `detect` or the raw validator of an `entry` or the
         // fallback, all of type RawValidate, stored as pointers of that type.
         let f = unsafe { core::mem::transmute::<*mut (), RawValidate>(f) };
         // SAFETY: `detect` checks the CPU; the others were checked by it.
