@@ -30,8 +30,11 @@ use crate::arch::vector::Vector;
 #[repr(transparent)]
 pub(crate) struct NeonVector(uint8x16_t);
 
+// The size tier named in `BYTES` is this register's width.
+const _: () = assert!(core::mem::size_of::<NeonVector>() == <NeonVector as Vector>::BYTES);
+
 impl Vector for NeonVector {
-    const BYTES: usize = 16;
+    const BYTES: usize = crate::tiers::REGISTER_128;
 
     #[inline(always)]
     unsafe fn load_unaligned(ptr: *const u8) -> Self {

@@ -30,8 +30,11 @@ use crate::arch::vector::Vector;
 #[repr(transparent)]
 pub(crate) struct Simd128Vector(v128);
 
+// The size tier named in `BYTES` is this register's width.
+const _: () = assert!(core::mem::size_of::<Simd128Vector>() == <Simd128Vector as Vector>::BYTES);
+
 impl Vector for Simd128Vector {
-    const BYTES: usize = 16;
+    const BYTES: usize = crate::tiers::REGISTER_128;
 
     #[inline(always)]
     unsafe fn load_unaligned(ptr: *const u8) -> Self {

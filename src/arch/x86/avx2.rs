@@ -29,8 +29,11 @@ impl Avx2Vector {
     }
 }
 
+// The size tier named in `BYTES` is this register's width.
+const _: () = assert!(core::mem::size_of::<Avx2Vector>() == <Avx2Vector as Vector>::BYTES);
+
 impl Vector for Avx2Vector {
-    const BYTES: usize = 32;
+    const BYTES: usize = crate::tiers::WIDE_MIN;
 
     #[inline(always)]
     unsafe fn load_unaligned(ptr: *const u8) -> Self {

@@ -47,8 +47,11 @@ impl Avx512Vector {
     }
 }
 
+// The size tier named in `BYTES` is this register's width.
+const _: () = assert!(core::mem::size_of::<Avx512Vector>() == <Avx512Vector as Vector>::BYTES);
+
 impl Vector for Avx512Vector {
-    const BYTES: usize = 64;
+    const BYTES: usize = crate::tiers::WIDEST_MIN;
 
     #[inline(always)]
     unsafe fn load_unaligned(ptr: *const u8) -> Self {
@@ -59,7 +62,7 @@ impl Vector for Avx512Vector {
 
     #[inline(always)]
     unsafe fn load_partial(input: &[u8]) -> Self {
-        debug_assert!(input.len() < 64);
+        debug_assert!(input.len() < Self::BYTES);
         let mask: __mmask64 = (1u64 << input.len()) - 1;
         // SAFETY: the caller guarantees AVX512BW (`vmovdqu8`) and input.len() < 64; the
         // masked load reads only the `input.len()` bytes the mask selects, all inside

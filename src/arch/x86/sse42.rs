@@ -17,8 +17,11 @@ use crate::arch::vector::Vector;
 #[repr(transparent)]
 pub(crate) struct Sse42Vector(__m128i);
 
+// The size tier named in `BYTES` is this register's width.
+const _: () = assert!(core::mem::size_of::<Sse42Vector>() == <Sse42Vector as Vector>::BYTES);
+
 impl Vector for Sse42Vector {
-    const BYTES: usize = 16;
+    const BYTES: usize = crate::tiers::REGISTER_128;
 
     #[inline(always)]
     unsafe fn load_unaligned(ptr: *const u8) -> Self {
