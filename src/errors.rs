@@ -19,17 +19,17 @@
 //!
 //! Valid input costs one call of the fast validator, as [`crate::is_valid`] does.
 //!
-//! Resuming after each *maximal subpart* (the `error_len()` of the error) is what
-//! `String::from_utf8_lossy` and `<[u8]>::utf8_chunks` do, so the errors are exactly the
-//! invalid parts of `utf8_chunks`, and a lossy decoder replaces each with one U+FFFD.
+//! Where the search resumes after an error is the crate's one rule (`crate::decode`, "Where
+//! decoding resumes after an error"), which `<[u8]>::utf8_chunks` follows too: the errors
+//! are exactly the invalid parts of `utf8_chunks`.
 //!
 //! [`ErrorScanner`] does the same on a stream that arrives in chunks split anywhere. The
 //! only state between chunks is the beginning (at most 3 bytes) of a sequence that a chunk
 //! ends inside, or of an ill-formed sequence whose kind or code point depends on the bytes
 //! after it (`C0` at the end of a chunk is "overlong" if a continuation byte follows).
 
+use crate::decode::{self, Fault, Strict};
 use crate::error::{stream_offset, Utf8Error};
-use crate::grammar::{self, Fault, Strict};
 use crate::scalar;
 
 /// After an error, this many bytes are checked by the scalar decoder before the fast
@@ -64,9 +64,8 @@ pub fn errors(bytes: &[u8]) -> Errors<'_> {
 /// Each error's [`valid_up_to`](Utf8Error::valid_up_to) is counted from the start of the
 /// slice (it is where the ill-formed part starts; the bytes before it are not all valid
 /// when an earlier error was yielded). After each error the iterator resumes after its
-/// maximal subpart ([`error_len`](Utf8Error::error_len) bytes), exactly as
-/// `<[u8]>::utf8_chunks` and `String::from_utf8_lossy` do: every invalid part of
-/// `utf8_chunks` is one error here. `error_len()` is `None` only for the last error, when
+/// maximal subpart ([`error_len`](Utf8Error::error_len) bytes), as `String::from_utf8_lossy`
+/// does: every invalid part of `<[u8]>::utf8_chunks` is one error here. `error_len()` is `None` only for the last error, when
 /// the input ends inside a sequence.
 ///
 /// On valid input, the first `next()` costs what [`crate::is_valid`] costs.
@@ -114,7 +113,7 @@ impl<'a> Errors<'a> {
             if self.pos >= len {
                 return None;
             }
-            match crate::validate(&self.bytes[self.pos..]) {
+            match crate::engine::validate(&self.bytes[self.pos..]) {
                 Ok(()) => {
                     self.pos = len;
                     return None;
@@ -165,7 +164,7 @@ impl Iterator for Errors<'_> {
     fn next(&mut self) -> Option<Utf8Error> {
         Some(match self.next_found::<true>()? {
             Found::Full(e) => e,
-            Found::Fault(at, f) => grammar::error::<Strict>(&self.bytes[at..], f).shifted(at),
+            Found::Fault(at, f) => decode::error::<Strict>(&self.bytes[at..], f).shifted(at),
         })
     }
 }

@@ -1,9 +1,9 @@
 //! Fast, strict UTF-8 validation with exact error positions.
 //!
 //! `vutf8` checks whether bytes are well-formed UTF-8 as defined by RFC 3629 (code points
-//! U+0000..U+10FFFF, no surrogates, no overlong forms), with SIMD on x86 (SSE4.2, AVX2,
-//! chosen at run time), aarch64 (NEON) and wasm32 (`simd128`), and a scalar reference
-//! decoder everywhere else.
+//! U+0000..U+10FFFF, no surrogates, no overlong forms), with SIMD on x86 (SSE4.2, AVX2 and
+//! AVX-512, chosen at run time), aarch64 (NEON) and wasm32 (`simd128`), and a scalar
+//! reference decoder everywhere else.
 //!
 //! ```
 //! assert!(vutf8::is_valid("grüße, 世界 🌍".as_bytes()));
@@ -38,7 +38,12 @@
 //! - `par_from_utf8` and `par_is_valid` (feature `rayon`) check one large input on all
 //!   cores, with the same result as [`from_utf8`] / [`is_valid`].
 //!
-//! See `docs/ARCHITECTURE.md` for how the pieces fit.
+//! This file is the crate's front door only: the public API's modules, re-exports and
+//! documentation. It computes nothing and no module imports from it. Where things are:
+//! `engine` (the entry points of validation: length tiers, dispatch, exact errors on the
+//! cold path), `arch` (the backends, one table per target), `arch::generic` (the lookup
+//! algorithm, written once), [`grammar`] (the facts of UTF-8) and `decode` (the reference
+//! decoder over them). `docs/ARCHITECTURE.md` is the map of the whole workspace.
 
 #![cfg_attr(not(any(feature = "std", test)), no_std)]
 #![deny(missing_docs)]
@@ -52,6 +57,8 @@ mod arch;
 mod backend;
 mod bom;
 mod count;
+mod decode;
+mod engine;
 mod error;
 mod errors;
 pub mod grammar;
@@ -76,6 +83,7 @@ pub struct ReadmeDoctests;
 pub use backend::Backend;
 pub use bom::{has_bom, strip_bom, strip_bom_str, UTF8_BOM};
 pub use count::{count_chars, validate_and_count};
+pub use engine::{from_utf8, from_utf8_mut, is_valid};
 pub use error::{ErrorKind, Utf8Error};
 pub use errors::{errors, ErrorScanner, Errors};
 #[cfg(feature = "alloc")]
@@ -85,85 +93,3 @@ pub use parallel::{par_from_utf8, par_is_valid, PAR_THRESHOLD};
 #[cfg(feature = "std")]
 pub use reader::{Reader, StrChunks};
 pub use stream::Validator;
-
-/// Whether `input` is valid UTF-8. The fastest check this crate has. (Which input lengths
-/// take which path: see `src/tiers.rs`.)
-#[inline]
-pub fn is_valid(input: &[u8]) -> bool {
-    is_valid_at(input, 0)
-}
-
-/// [`is_valid`] for a piece of a longer text that starts `at` bytes into it (a chunk of a
-/// stream, a piece of a parallel validation): the same answer, with the main loop's rule
-/// for far into a text (`tiers::DENSE_AFTER`) applied where it would be in one call.
-#[inline]
-pub(crate) fn is_valid_at(input: &[u8], at: u64) -> bool {
-    let len = input.len();
-    if len < tiers::STD_BELOW {
-        return core::str::from_utf8(input).is_ok();
-    }
-    if len <= tiers::ASCII_WORDS_MAX && arch::ascii_words_first() && input.is_ascii() {
-        return true;
-    }
-    arch::validate(input, usize::try_from(at).unwrap_or(usize::MAX)).is_ok()
-}
-
-/// Checks `input` and returns the first error, if any, with the exact position.
-#[inline]
-pub(crate) fn validate(input: &[u8]) -> Result<(), Utf8Error> {
-    let len = input.len();
-    if len < tiers::STD_BELOW {
-        return match core::str::from_utf8(input) {
-            Ok(_) => Ok(()),
-            Err(e) => Err(exact_error(input, e.valid_up_to())),
-        };
-    }
-    if len <= tiers::ASCII_WORDS_MAX && arch::ascii_words_first() && input.is_ascii() {
-        return Ok(());
-    }
-    match arch::validate(input, 0) {
-        Ok(()) => Ok(()),
-        Err(pos) => Err(exact_error(input, pos)),
-    }
-}
-
-/// Finds the exact first error, given a raw validator's report that it starts at or after
-/// the character containing byte `pos - 1` (see `arch`).
-#[cold]
-#[inline(never)]
-pub(crate) fn exact_error(input: &[u8], pos: usize) -> Utf8Error {
-    // Back up over at most 3 continuation bytes to the start of the character that may be
-    // left open before `pos`; everything before that character is valid.
-    let mut start = pos.min(input.len());
-    for _ in 0..3 {
-        if start == 0 || input[start - 1] & 0xC0 != 0x80 {
-            break;
-        }
-        start -= 1;
-    }
-    if start > 0 && input[start - 1] >= 0xC0 {
-        start -= 1;
-    }
-    match scalar::validate_from(input, start) {
-        Err(e) => e,
-        Ok(()) => unreachable!("vutf8: a vector backend reported an error the scalar decoder does not see (input length {}, position {pos})", input.len()),
-    }
-}
-
-/// Converts a slice of bytes to a string slice, like [`core::str::from_utf8`], with the
-/// reason for an error in [`Utf8Error::kind`].
-#[inline]
-pub fn from_utf8(input: &[u8]) -> Result<&str, Utf8Error> {
-    validate(input)?;
-    // SAFETY: `validate` just checked that the bytes are valid UTF-8.
-    Ok(unsafe { core::str::from_utf8_unchecked(input) })
-}
-
-/// Converts a mutable slice of bytes to a mutable string slice, like
-/// [`core::str::from_utf8_mut`].
-#[inline]
-pub fn from_utf8_mut(input: &mut [u8]) -> Result<&mut str, Utf8Error> {
-    validate(input)?;
-    // SAFETY: `validate` just checked that the bytes are valid UTF-8.
-    Ok(unsafe { core::str::from_utf8_unchecked_mut(input) })
-}

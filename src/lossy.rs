@@ -1,12 +1,11 @@
 //! Lossy decoding: replace each ill-formed part of the input with U+FFFD, exactly as
 //! [`String::from_utf8_lossy`](alloc::string::String::from_utf8_lossy) does.
 //!
-//! Unicode chapter 3 ("U+FFFD Substitution of Maximal Subparts") fixes how many
-//! replacement characters an ill-formed sequence gets: one per *maximal subpart*, the
-//! longest prefix of a well-formed sequence at the error (at least one byte). That is the
-//! `error_len` of [`Utf8Error`], and [`crate::errors`] yields exactly these parts (the
-//! fast validator over the valid runs, the scalar decoder around errors). So lossy
-//! decoding is: copy the valid run before each error, push U+FFFD, go on after it.
+//! One U+FFFD per *maximal subpart* (the crate's one rule for where decoding resumes,
+//! `crate::decode`, "Where decoding resumes after an error"), and [`crate::errors()`] yields
+//! exactly these parts (the fast validator over the valid runs, the scalar decoder around
+//! errors). So lossy decoding is: copy the valid run before each error, push U+FFFD, go on
+//! after it.
 //! Valid input is returned borrowed after one pass of the fast validator.
 //!
 //! [`Repairer`] does the same on a stream, in constant memory, on
@@ -31,7 +30,7 @@ const REPLACEMENT: &str = "\u{FFFD}";
 /// assert_eq!(fixed, "a\u{FFFD}\u{FFFD}\u{FFFD}b\u{FFFD}c\u{FFFD}\u{FFFD}d");
 /// ```
 pub fn from_utf8_lossy(input: &[u8]) -> Cow<'_, str> {
-    let mut errors = crate::errors(input);
+    let mut errors = crate::errors::errors(input);
     let Some(mut span) = errors.next_span() else {
         // SAFETY: `errors` found no error: the bytes are valid UTF-8.
         return Cow::Borrowed(unsafe { core::str::from_utf8_unchecked(input) });

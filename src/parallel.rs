@@ -85,11 +85,11 @@ fn plan(input: &[u8]) -> Option<(usize, usize)> {
 /// ```
 pub fn par_is_valid(input: &[u8]) -> bool {
     let Some((count, chunk)) = plan(input) else {
-        return crate::is_valid(input);
+        return crate::engine::is_valid(input);
     };
     (0..count).into_par_iter().all(|i| {
         let piece = &input[boundary(input, i, chunk)..boundary(input, i + 1, chunk)];
-        crate::is_valid(piece)
+        crate::engine::is_valid(piece)
     })
 }
 
@@ -115,18 +115,18 @@ pub fn par_from_utf8(input: &[u8]) -> Result<&str, Utf8Error> {
 /// The first error in `input`, found in parallel; see the module documentation.
 fn par_validate(input: &[u8]) -> Result<(), Utf8Error> {
     let Some((count, chunk)) = plan(input) else {
-        return crate::validate(input);
+        return crate::engine::validate(input);
     };
     let first_bad = (0..count).into_par_iter().position_first(|i| {
         let start = boundary(input, i, chunk);
         let piece = &input[start..boundary(input, i + 1, chunk)];
-        !crate::is_valid_at(piece, start as u64)
+        !crate::engine::is_valid_at(piece, start as u64)
     });
     match first_bad {
         None => Ok(()),
         Some(i) => {
             let start = boundary(input, i, chunk);
-            crate::validate(&input[start..]).map_err(|e| e.shifted(start))
+            crate::engine::validate(&input[start..]).map_err(|e| e.shifted(start))
         }
     }
 }
@@ -174,7 +174,7 @@ mod tests {
         ] {
             let mut input = lead.to_vec();
             input.resize(PAR_THRESHOLD + (1 << 20), b'a');
-            let want = crate::from_utf8(&input).map(|_| ());
+            let want = crate::engine::from_utf8(&input).map(|_| ());
             assert_eq!(want.unwrap_err().valid_up_to(), 0);
             pool.install(|| {
                 assert_eq!(par_from_utf8(&input).map(|_| ()), want, "{lead:02X?}");

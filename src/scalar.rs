@@ -7,15 +7,16 @@
 //! subpart*: how many bytes were a prefix of some well-formed sequence) and why
 //! ([`ErrorKind`](crate::ErrorKind)). Everything else here is built on it:
 //!
-//! - [`decode`] iterates over `(offset, char)` and reports every error, resynchronising
+//! - [`decode()`] iterates over `(offset, char)` and reports every error, resynchronising
 //!   after each maximal subpart;
 //! - [`validate`] is the fallback validator for CPUs without SIMD and for short inputs. Its
 //!   only shortcut is to skip runs of ASCII a machine word at a time.
 //!
 //! It is the oracle that every vector backend is tested against.
 
+use crate::decode::{self, Fault, Strict};
 use crate::error::Utf8Error;
-use crate::grammar::{self, is_continuation, strict_rule, Fault, Strict};
+use crate::grammar::{is_continuation, strict_rule};
 
 /// What [`decode_char`] found at one position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,7 +32,7 @@ pub enum Decoded {
 /// On error, the returned [`Utf8Error`] has `valid_up_to() == 0`.
 #[inline]
 pub fn decode_char(bytes: &[u8]) -> Decoded {
-    match grammar::decode::<grammar::Strict>(bytes) {
+    match decode::decode::<Strict>(bytes) {
         Ok((value, len)) => Decoded::Char(
             char::from_u32(value).expect("the table admits only scalar values"),
             len,
@@ -101,11 +102,11 @@ pub fn validate_from(bytes: &[u8], start: usize) -> Result<(), Utf8Error> {
 #[inline]
 pub(crate) fn validate_until(bytes: &[u8], start: usize, stop: usize) -> Result<usize, Utf8Error> {
     check_until::<true>(bytes, start, stop)
-        .map_err(|(pos, f)| grammar::error::<Strict>(&bytes[pos..], f).shifted(pos))
+        .map_err(|(pos, f)| decode::error::<Strict>(&bytes[pos..], f).shifted(pos))
 }
 
 /// [`validate_until`] without the error's details: where it starts and what is wrong
-/// (without the reason if `KINDS` is false, see [`grammar::decode_fault`]).
+/// (without the reason if `KINDS` is false, see [`decode::decode_fault`]).
 /// (Always inlined: returned through memory, a dense run of errors stalls on every one.)
 #[inline(always)]
 pub(crate) fn check_until<const KINDS: bool>(
@@ -145,7 +146,7 @@ pub(crate) fn check_until<const KINDS: bool>(
                 4
             }
             _ => {
-                return match grammar::decode_fault::<Strict, KINDS>(&bytes[pos..]) {
+                return match decode::decode_fault::<Strict, KINDS>(&bytes[pos..]) {
                     Err(f) => Err((pos, f)),
                     Ok(..) => unreachable!("the decoder accepts what the table rejects"),
                 }

@@ -5,7 +5,7 @@
 //! A chunk boundary can fall inside a character, so a chunk on its own may end with the
 //! first 1 to 3 bytes of a sequence (an *open* sequence) and the next chunk may start with
 //! its continuation bytes. Everything else about a chunk can be checked by the one-shot
-//! vector path ([`crate::validate`]) without knowing what came before, because every
+//! vector path ([`crate::engine::validate`]) without knowing what came before, because every
 //! character before the open sequence is complete. So the state between chunks is tiny:
 //!
 //! - `carry`: the bytes of the open sequence (at most 3; a valid prefix of some
@@ -155,7 +155,7 @@ impl Validator {
         // yes/no check; that character's 1..=3 bytes are carried. Only on an error does
         // the exact path run (again) over the whole rest.
         let cut = open_tail(rest);
-        if crate::is_valid_at(&rest[..cut], self.offset) {
+        if crate::engine::is_valid_at(&rest[..cut], self.offset) {
             self.offset += cut as u64;
             let tail = &rest[cut..];
             if tail.is_empty() {
@@ -179,7 +179,7 @@ impl Validator {
     #[cold]
     #[inline(never)]
     fn validate_rest(&mut self, rest: &[u8]) -> Result<(), Utf8Error> {
-        match crate::validate(rest) {
+        match crate::engine::validate(rest) {
             Ok(()) => {
                 self.offset += rest.len() as u64;
                 Ok(())

@@ -1,5 +1,8 @@
 //! The size tiers: which input lengths take which path, on which backend. Every length
-//! threshold of the validator and of the character count is defined here and nowhere else.
+//! threshold that chooses a path of the validator or of the character count is defined here
+//! and nowhere else. (Sizes that only cut work into pieces are named where they are used:
+//! the parallel split's in `crate::parallel`, the error iterator's scalar stretch in
+//! `crate::errors`.)
 //!
 //! The paths, checked in this order (`len` is the input length in bytes):
 //!
@@ -7,8 +10,8 @@
 //! |------------------------------------|-------------------------------------------------------------|-----------------|
 //! | `len < STD_BELOW` (8)              | `core::str::from_utf8` (public API only)                    | all             |
 //! | `len <= ASCII_WORDS_MAX` (64)      | `<[u8]>::is_ascii`, a word at a time; ASCII ends here (public API only) | all but AVX-512 |
-//! | `len < WIDEST_MIN` (64)            | one register from one masked load, zeros after the input    | AVX-512         |
-//! | `len < WIDE_MIN` (32)              | handed to SSE4.2                                            | AVX2            |
+//! | `len < REGISTER_512` (64)          | one register from one masked load, zeros after the input    | AVX-512         |
+//! | `len < REGISTER_256` (32)          | handed to SSE4.2                                            | AVX2            |
 //! | `len < REGISTER_128` (16)          | one register packed from two 8-byte reads                   | 128-bit ones    |
 //! | `len < SHORT_BELOW` (513)          | the short path: straight through the registers, one ASCII test above one block, no loop | all vector ones |
 //! | otherwise                          | the main loop: groups of `LOOP_GROUP` (8) blocks of `BLOCK` (64) bytes between error tests, then single blocks, then the last `BLOCK` bytes re-checked, overlapping | all vector ones |
@@ -19,8 +22,9 @@
 //!
 //! Without a vector backend (scalar fallback): `< FALLBACK_STD_BELOW` (16) bytes go to
 //! `core::str::from_utf8`, longer ones to [`crate::scalar`]. [`crate::count_chars`]: under
-//! `COUNT_PORTABLE_BELOW` (64) bytes a word at a time, longer ones with AVX2 where the CPU
-//! has it.
+//! `COUNT_PORTABLE_BELOW` (64) bytes a word at a time, longer ones by the counter of the
+//! chosen backend (AVX2 where the CPU has it); [`crate::validate_and_count`] works in pieces
+//! of `COUNT_PIECE` (16 KiB).
 //!
 //! In the main loop, leading ASCII is skipped `ASCII_SKIP_BLOCKS` blocks, then one block,
 //! at a time before any table is loaded; after a group of `LOOP_GROUP` blocks that were all
@@ -55,11 +59,11 @@ pub const REGISTER_128: usize = 16;
 
 /// The bytes of a 256-bit register: AVX2 hands inputs shorter than this to SSE4.2, whose
 /// registers can be loaded straight from the input.
-pub const WIDE_MIN: usize = 32;
+pub const REGISTER_256: usize = 32;
 
 /// The bytes of a 512-bit register: AVX-512 loads inputs shorter than this into one
 /// register with one masked load.
-pub const WIDEST_MIN: usize = 64;
+pub const REGISTER_512: usize = 64;
 
 /// Inputs shorter than this (up to 512 bytes) take the short path: straight through their
 /// registers, with one ASCII test and no per-block tests. Must be at least `2 * BLOCK` (the
@@ -108,7 +112,12 @@ pub const FALLBACK_STD_BELOW: usize = 16;
 /// [`crate::count_chars`] counts inputs shorter than this a word at a time.
 pub const COUNT_PORTABLE_BELOW: usize = 64;
 
+/// [`crate::validate_and_count`] validates and counts its input in pieces of about this
+/// many bytes (cut back to a character boundary), each counted while it is still in the L1
+/// cache.
+pub const COUNT_PIECE: usize = 16 * 1024;
+
 const _: () = assert!(SHORT_BELOW >= 2 * BLOCK);
 const _: () = assert!(BUSY_BLOCKS <= LOOP_GROUP && BUSY_GROUPS >= 1 && DENSE_GROUPS >= 1);
-const _: () = assert!(STD_BELOW <= REGISTER_128 && REGISTER_128 <= WIDE_MIN);
-const _: () = assert!(WIDE_MIN <= WIDEST_MIN && WIDEST_MIN <= BLOCK);
+const _: () = assert!(STD_BELOW <= REGISTER_128 && REGISTER_128 <= REGISTER_256);
+const _: () = assert!(REGISTER_256 <= REGISTER_512 && REGISTER_512 <= BLOCK);

@@ -33,8 +33,8 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use common::Tier;
 use vutf8::tiers::{
-    ASCII_SKIP_BLOCKS, BLOCK, LOOP_GROUP, REGISTER_128, SHORT_BELOW, STD_BELOW, WIDEST_MIN,
-    WIDE_MIN,
+    ASCII_SKIP_BLOCKS, BLOCK, LOOP_GROUP, REGISTER_128, REGISTER_256, REGISTER_512, SHORT_BELOW,
+    STD_BELOW,
 };
 use vutf8::{Backend, ErrorKind, Utf8Error, Validator};
 
@@ -117,13 +117,13 @@ const PATTERNS: &[Pattern] = &[
 /// path, the packed register, AVX2's hand-over, AVX-512's masked register, and the short
 /// path up to two blocks and a 256-bit register (all register counts of the three widths up
 /// to two 512-bit registers, every overlapping last register, the short path's ASCII test).
-const ALL_UP_TO: usize = 2 * BLOCK + WIDE_MIN;
+const ALL_UP_TO: usize = 2 * BLOCK + REGISTER_256;
 /// The first length whose main loop runs a whole group (after its first block).
 const FIRST_GROUP: usize = (1 + LOOP_GROUP) * BLOCK;
 /// The first length whose main loop runs two groups.
 const SECOND_GROUP: usize = (1 + 2 * LOOP_GROUP) * BLOCK;
 /// The longest input swept: two groups, one single block and a partial tail.
-const MAX_LEN: usize = SECOND_GROUP + BLOCK + WIDE_MIN + 3;
+const MAX_LEN: usize = SECOND_GROUP + BLOCK + REGISTER_256 + 3;
 
 /// The tier edges above [`ALL_UP_TO`]: block counts of the short path (and its last
 /// length), the main loop's first length, its first group, the group followed by a single
@@ -394,7 +394,7 @@ fn every_tier_is_swept() {
             (STD_BELOW..REGISTER_128).contains(&len)
         }),
         ("AVX2 hands over to SSE4.2", |len, _| {
-            (REGISTER_128..WIDE_MIN).contains(&len)
+            (REGISTER_128..REGISTER_256).contains(&len)
         }),
         (
             "short path, last register 1-2 bytes past the first (128-bit)",
@@ -402,21 +402,21 @@ fn every_tier_is_swept() {
         ),
         (
             "short path, last register 1-2 bytes past the first (256-bit)",
-            |len, _| (WIDE_MIN + 1..=WIDE_MIN + 2).contains(&len),
+            |len, _| (REGISTER_256 + 1..=REGISTER_256 + 2).contains(&len),
         ),
         ("one masked 512-bit register (AVX-512)", |len, _| {
-            (STD_BELOW..WIDEST_MIN).contains(&len)
+            (STD_BELOW..REGISTER_512).contains(&len)
         }),
         (
             "short path, last register 1-2 bytes past the first (512-bit)",
-            |len, _| (WIDEST_MIN + 1..=WIDEST_MIN + 2).contains(&len),
+            |len, _| (REGISTER_512 + 1..=REGISTER_512 + 2).contains(&len),
         ),
         (
             "short path, two 512-bit registers and an overlapping third",
-            |len, _| len > 2 * WIDEST_MIN && len % WIDEST_MIN != 0,
+            |len, _| len > 2 * REGISTER_512 && len % REGISTER_512 != 0,
         ),
         ("short path, overlapping last register", |len, _| {
-            len > WIDE_MIN + 3 && len % WIDE_MIN != 0
+            len > REGISTER_256 + 3 && len % REGISTER_256 != 0
         }),
         ("short path above one block (its ASCII test)", |len, o| {
             len > BLOCK && len < SHORT_BELOW && o > BLOCK

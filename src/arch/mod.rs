@@ -5,22 +5,24 @@
 //!
 //! ```text
 //! backends! { mod x86;
-//!     Sse42: x86::sse42::Sse42Vector, x86::sse42::validate, "sse4.2";
-//!     Avx2:  x86::avx2::Avx2Vector,   x86::avx2::validate,  "avx2";
+//!     Sse42:  x86::sse42::Sse42Vector,   x86::sse42::validate,  portable::count_non_continuation, "sse4.2";
+//!     Avx2:   x86::avx2::Avx2Vector,     x86::avx2::validate,   x86::count::count_non_continuation, "avx2";
 //!     #[cfg(feature = "avx512")]
-//!     Avx512: x86::avx512::Avx512Vector, x86::avx512::validate, "avx512f", "avx512bw";
+//!     Avx512: x86::avx512::Avx512Vector, x86::avx512::validate, x86::count::count_non_continuation, "avx512f", "avx512bw";
 //! }
 //! ```
 //!
 //! Each entry names the [`Backend`], its vector type, its raw validator (an
 //! `unsafe fn(&[u8], usize) -> Result<(), usize>`: the generic algorithm inlined into one
-//! `#[target_feature]` function) and the target features it needs (all of them must be
-//! there); `cfg` attributes on an entry leave it out of builds without it. Everything else
+//! `#[target_feature]` function), its character counter ([`CountFn`]; the portable one of
+//! [`portable`] where the backend has none of its own) and the target features it needs
+//! (all of them must be there); `cfg` attributes on an entry leave it out of builds without it. Everything else
 //! is written once over that table:
 //!
 //! - [`is_available`], [`raw`], [`selected`]: can this CPU run a given backend, its raw
 //!   validator, and the widest one it can run.
-//! - [`validate`]: run the best backend. When the widest backend of the table is enabled at
+//! - [`validate`] and [`count_non_continuation`]: run the best backend's validator or
+//!   counter. When the widest backend of the table is enabled at
 //!   compile time (`-C target-cpu=native`, and always for NEON on aarch64), or there is no
 //!   run-time detection (no `std`, or a target without it), the choice is made at compile
 //!   time and called directly. Otherwise (x86 with `std`) the first call detects the CPU and
@@ -34,10 +36,12 @@
 //! A raw validator returns `Err(pos)` when the input is invalid: everything before the
 //! character that contains byte `pos - 1` is valid, and the first error starts at most a few
 //! bytes after `pos` (3 for the vector backends, 0 for the scalar one). The caller
-//! ([`crate::exact_error`]) backs up to the start of that character and lets the scalar
+//! ([`crate::engine::exact_error`]) backs up to the start of that character and lets the scalar
 //! decoder find the exact error.
 
-use crate::Backend;
+use crate::backend::Backend;
+
+pub(crate) mod portable;
 
 /// The signature every backend's raw validator shares; see the module documentation. The
 /// second argument, `at`, is where the input starts in the text it belongs to: 0 for a whole
@@ -46,11 +50,19 @@ use crate::Backend;
 /// the result never depends on it.
 pub(crate) type RawValidate = unsafe fn(&[u8], usize) -> Result<(), usize>;
 
+/// The signature of a backend's character counter: the number of bytes of the input that
+/// are not continuation bytes (`80..BF`).
+pub(crate) type CountFn = unsafe fn(&[u8]) -> usize;
+
 /// One vector backend of this target: a row of its [`backends!`] table.
 struct Entry {
     backend: Backend,
     /// The raw validator; may only be called where `detect` returns true.
     raw: RawValidate,
+    /// The count of bytes that are not continuation bytes (characters, in valid text); may
+    /// only be called where `detect` returns true. The portable one where the backend has
+    /// none of its own.
+    count: CountFn,
     /// Whether the target feature is enabled at compile time (then `detect` is always true).
     compiled: bool,
     /// Whether this CPU has the target feature (cached by `std`'s detection).
@@ -143,7 +155,7 @@ macro_rules! entry_points {
 /// and `for_each_vector` for the tests. With no entries, the generic algorithm is not
 /// compiled at all (nor are the macros above used), and the vector trait only for the tests.
 macro_rules! backends {
-    (mod $arch:ident; $($(#[$attr:meta])* $backend:ident: $vector:ty, $validate:path, $($feature:tt),+;)+) => {
+    (mod $arch:ident; $($(#[$attr:meta])* $backend:ident: $vector:ty, $validate:path, $count:path, $($feature:tt),+;)+) => {
         pub(crate) mod $arch;
         pub(crate) mod generic;
         pub(crate) mod vector;
@@ -154,6 +166,7 @@ macro_rules! backends {
         const BACKENDS: &[Entry] = &[$($(#[$attr])* Entry {
             backend: Backend::$backend,
             raw: $validate as RawValidate,
+            count: $count as CountFn,
             compiled: $(cfg!(target_feature = $feature))&&+,
             detect: || $(has!($feature))&&+,
             words_first: !(<$vector as vector::Vector>::LOADS_PARTIAL
@@ -197,18 +210,19 @@ macro_rules! backends {
 cfg_if::cfg_if! {
     if #[cfg(any(target_arch = "x86", target_arch = "x86_64"))] {
         backends! { mod x86;
-            Sse42: x86::sse42::Sse42Vector, x86::sse42::validate, "sse4.2";
-            Avx2: x86::avx2::Avx2Vector, x86::avx2::validate, "avx2";
+            Sse42: x86::sse42::Sse42Vector, x86::sse42::validate, portable::count_non_continuation, "sse4.2";
+            Avx2: x86::avx2::Avx2Vector, x86::avx2::validate, x86::count::count_non_continuation, "avx2";
+            // AVX512F implies AVX2, so AVX-512 counts with the AVX2 counter.
             #[cfg(feature = "avx512")]
-            Avx512: x86::avx512::Avx512Vector, x86::avx512::validate, "avx512f", "avx512bw";
+            Avx512: x86::avx512::Avx512Vector, x86::avx512::validate, x86::count::count_non_continuation, "avx512f", "avx512bw";
         }
     } else if #[cfg(all(target_arch = "aarch64", target_feature = "neon"))] {
         backends! { mod aarch64;
-            Neon: aarch64::neon::NeonVector, aarch64::neon::validate, "neon";
+            Neon: aarch64::neon::NeonVector, aarch64::neon::validate, portable::count_non_continuation, "neon";
         }
     } else if #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))] {
         backends! { mod wasm32;
-            Simd128: wasm32::simd128::Simd128Vector, wasm32::simd128::validate, "simd128";
+            Simd128: wasm32::simd128::Simd128Vector, wasm32::simd128::validate, portable::count_non_continuation, "simd128";
         }
     } else {
         backends! {}
@@ -224,24 +238,6 @@ pub(crate) trait VectorTest {
     /// # Safety
     /// The CPU supports `V`'s instruction set.
     unsafe fn run<V: vector::Vector>(&mut self, name: &str);
-}
-
-/// The scalar decoder as a raw validator: its error position is exact.
-pub(crate) fn scalar_validate(input: &[u8], _at: usize) -> Result<(), usize> {
-    crate::scalar::validate(input).map_err(|e| e.valid_up_to())
-}
-
-/// What [`validate`] runs where no vector backend is available: the scalar decoder, except
-/// that short inputs go to `core::str::from_utf8`, whose loop is faster than ours there
-/// (the vector backends take them in one register). The position is exact either way.
-fn fallback_validate(input: &[u8], at: usize) -> Result<(), usize> {
-    if input.len() < crate::tiers::FALLBACK_STD_BELOW {
-        core::str::from_utf8(input)
-            .map(|_| ())
-            .map_err(|e| e.valid_up_to())
-    } else {
-        scalar_validate(input, at)
-    }
 }
 
 /// The table entry of `backend`, if this CPU can run it.
@@ -276,7 +272,7 @@ pub(crate) fn is_available(backend: Backend) -> bool {
 /// The raw validator of `backend`, if this CPU can run it.
 pub(crate) fn raw(backend: Backend) -> Option<RawValidate> {
     if backend == Backend::Scalar {
-        return Some(scalar_validate as RawValidate);
+        return Some(portable::scalar_validate as RawValidate);
     }
     entry(backend).map(|e| e.raw)
 }
@@ -316,7 +312,7 @@ const STATIC_ENTRY: Option<Option<&Entry>> = {
 /// The validator chosen at compile time, if the choice can be made then ([`STATIC_ENTRY`]).
 const STATIC_CHOICE: Option<RawValidate> = match STATIC_ENTRY {
     Some(Some(entry)) => Some(entry.raw),
-    Some(None) => Some(fallback_validate as RawValidate),
+    Some(None) => Some(portable::fallback_validate as RawValidate),
     None => None,
 };
 
@@ -343,7 +339,7 @@ mod tests {
         let _ = super::validate(b"runs the detection", 0);
         let masked = super::entry(super::selected()).is_some_and(|e| !e.words_first);
         assert_eq!(super::ascii_words_first(), !masked);
-        assert_eq!(masked, super::selected() == crate::Backend::Avx512);
+        assert_eq!(masked, super::selected() == crate::backend::Backend::Avx512);
     }
 }
 
@@ -362,7 +358,7 @@ pub(crate) fn validate(input: &[u8], at: usize) -> Result<(), usize> {
 /// Run-time dispatch (x86 with `std`): a static pointer that starts at `detect`.
 #[cfg(feature = "std")]
 mod dispatch {
-    use super::{entry, selected, RawValidate};
+    use super::{entry, portable, selected, CountFn, RawValidate};
     use core::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 
     /// The chosen raw validator; starts as `detect`, which replaces itself.
@@ -372,15 +368,45 @@ mod dispatch {
     /// same either way).
     static WORDS_FIRST: AtomicBool = AtomicBool::new(true);
 
-    /// First call only: choose, remember, and run.
-    unsafe fn detect(input: &[u8], at: usize) -> Result<(), usize> {
-        // The table entry of the widest backend this CPU runs; none: the fallback.
+    /// The chosen counter; starts as `detect_count`, which replaces itself.
+    static COUNT: AtomicPtr<()> = AtomicPtr::new(detect_count as *mut ());
+
+    /// The choice, made once: the table entry of the widest backend this CPU runs (none:
+    /// the portable fallbacks), stored in the three statics. Returns the validator and the
+    /// counter.
+    fn choose() -> (RawValidate, CountFn) {
         let best = entry(selected());
-        let f = best.map_or(super::fallback_validate as RawValidate, |e| e.raw);
+        let f = best.map_or(portable::fallback_validate as RawValidate, |e| e.raw);
+        let count = best.map_or(portable::count_non_continuation as CountFn, |e| e.count);
         WORDS_FIRST.store(best.is_none_or(|e| e.words_first), Ordering::Relaxed);
         CHOSEN.store(f as *mut (), Ordering::Relaxed);
+        COUNT.store(count as *mut (), Ordering::Relaxed);
+        (f, count)
+    }
+
+    /// First call only: choose, remember, and run.
+    unsafe fn detect(input: &[u8], at: usize) -> Result<(), usize> {
+        let (f, _) = choose();
         // SAFETY: `entry` only returns entries whose backend this CPU can run.
         unsafe { f(input, at) }
+    }
+
+    /// First count only: choose, remember, and count.
+    unsafe fn detect_count(bytes: &[u8]) -> usize {
+        let (_, count) = choose();
+        // SAFETY: as in `detect`.
+        unsafe { count(bytes) }
+    }
+
+    /// Runs the counter that `choose` chose (choosing it on first use).
+    #[inline]
+    pub(super) fn count(bytes: &[u8]) -> usize {
+        let f = COUNT.load(Ordering::Relaxed);
+        // SAFETY: COUNT only ever holds `detect_count` or the counter of an `entry` or the
+        // portable one, all of type CountFn, stored as pointers of that type.
+        let f = unsafe { core::mem::transmute::<*mut (), CountFn>(f) };
+        // SAFETY: `detect_count` checks the CPU; the others were checked by it.
+        unsafe { f(bytes) }
     }
 
     /// Runs the validator that `detect` chose (choosing it on first use).
@@ -407,7 +433,7 @@ mod dispatch {
     /// Never called: see [`super::STATIC_CHOICE`].
     #[inline]
     pub(super) fn validate(input: &[u8], at: usize) -> Result<(), usize> {
-        super::fallback_validate(input, at)
+        super::portable::fallback_validate(input, at)
     }
 
     /// Never called: see [`super::STATIC_ENTRY`].
@@ -415,17 +441,24 @@ mod dispatch {
     pub(super) fn words_first() -> bool {
         true
     }
+
+    /// Never called: see [`super::STATIC_ENTRY`].
+    #[inline]
+    pub(super) fn count(bytes: &[u8]) -> usize {
+        super::portable::count_non_continuation(bytes)
+    }
 }
 
 /// The number of bytes that are not continuation bytes (character counting,
-/// `crate::count`): AVX2 where the CPU has it, the portable word-at-a-time count otherwise
-/// (NEON and simd128 versions are not written yet).
+/// `crate::count`), by the counter of the backend [`validate`] runs (the `count` column of
+/// the table), chosen the same way: at compile time where the choice can be made then,
+/// else once at run time.
 #[inline]
 pub(crate) fn count_non_continuation(bytes: &[u8]) -> usize {
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    if has!("avx2") {
-        // SAFETY: the CPU supports AVX2 (just checked).
-        return unsafe { x86::count::count_non_continuation(bytes) };
+    match STATIC_ENTRY {
+        // SAFETY: a compiled-in backend's features are enabled for the whole program.
+        Some(Some(entry)) => unsafe { (entry.count)(bytes) },
+        Some(None) => portable::count_non_continuation(bytes),
+        None => dispatch::count(bytes),
     }
-    crate::count::count_portable(bytes)
 }

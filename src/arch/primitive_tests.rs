@@ -26,11 +26,17 @@ fn out<V: Vector>(v: V) -> std::vec::Vec<u8> {
     o
 }
 
-/// Runs `model_check` over many random register pairs for every vector type, and asserts
-/// that at least one vector type ran where the target has one.
+/// Runs test `t` for every vector type this CPU supports, and asserts that it ran for
+/// exactly the backends of the table this CPU can run (none on a target without one).
 fn each_vector(mut t: impl VectorTest) {
     let ran = for_each_vector(&mut t);
     std::eprintln!("primitive test ran for: {ran:?}");
+    let runnable: std::vec::Vec<&str> = super::BACKENDS
+        .iter()
+        .filter(|e| (e.detect)())
+        .map(|e| e.backend.name())
+        .collect();
+    assert_eq!(ran, runnable, "the vector types tested are the backends this CPU runs");
 }
 
 /// One binary operation against its per-byte model.

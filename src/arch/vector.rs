@@ -1,8 +1,8 @@
 //! The small vector trait that the lookup algorithm is written against.
 //!
 //! A [`Vector`] is one SIMD register of `BYTES` unsigned bytes (16 for SSE4.2, NEON and
-//! simd128; 32 for AVX2; 64 for AVX-512: the size tiers `REGISTER_128`, `WIDE_MIN` and
-//! `WIDEST_MIN`). It offers exactly the primitives the algorithm needs and nothing more:
+//! simd128; 32 for AVX2; 64 for AVX-512: the size tiers `REGISTER_128`, `REGISTER_256` and
+//! `REGISTER_512`). It offers exactly the primitives the algorithm needs and nothing more:
 //! loads, bitwise logic, a per-byte shift right by 4, a 16-entry table lookup
 //! (`pshufb`, `vqtbl1q_u8`, `u8x16_swizzle`), shifting in the last 1, 2 or 3 bytes of the
 //! previous register (`palignr`, `vextq_u8`, `i8x16_shuffle`), a saturating subtraction and

@@ -4,7 +4,7 @@
 //! ```text
 //! bytes       0      8           16          32          64      513 = SHORT_BELOW
 //!             |      |           |           |           |       |
-//! lib.rs      | std  | is_ascii, a word at a time, up to 64 bytes; then the backend:
+//! engine      | std  | is_ascii, a word at a time, up to 64 bytes; then the backend:
 //! 128-bit     packed register    | short path                    | main loop
 //! AVX2        -> SSE4.2 ---------------------| short path        | main loop
 //! AVX-512     one masked load -----------------------------| short | main loop
@@ -20,89 +20,46 @@
 //!             [last 64 bytes, overlapping the blocks before] [end-of-input check]
 //! ```
 //!
-//! # The main loop
+//! One idea: **test for ASCII only where it is likely to pay, and check everything else
+//! through the tables without branching on each register.** The rules, each in the function
+//! that applies it:
 //!
-//! The input is processed in 64-byte blocks (64 / `BYTES` registers each). Leading ASCII
-//! is skipped `ASCII_SKIP_BLOCKS` blocks and then one block at a time before any table is
-//! loaded. After that, the bytes 1, 2 and 3 before each register are **loaded from memory**
-//! (three overlapping unaligned loads) rather than shifted in from the previous register:
-//! loads have ports of their own, while the byte shifts (`palignr`, and on AVX2 a lane
-//! permute) compete with the three table lookups and the nibble shifts for the same
-//! shuffle ports. (The first block of an input, which has no bytes before it, and the
-//! cold path shift registers instead; the results are the same.)
+//! - *Leading ASCII* is skipped before any table is loaded ([`leading_ascii`]).
+//! - *Aligned blocks*: the main loop's blocks start on 64-byte boundaries of memory; the
+//!   first block is checked where it lies, the rest from the first boundary inside it,
+//!   overlapping it ([`aligned_head`], [`State::first_blocks`]).
+//! - *Loaded predecessors*: in the main loop the 3 bytes before each register are loaded
+//!   from memory rather than shifted in, since loads have ports of their own while the
+//!   shifts compete with the table lookups ([`State::block`]).
+//! - *Groups*: the error accumulator is tested once per group of `LOOP_GROUP` blocks; a
+//!   group tests each block for ASCII only if its first block, or a block of the group
+//!   before, was ASCII ([`State::group`]); after a group that was all ASCII, ASCII is
+//!   skipped `ASCII_SKIP_BLOCKS` blocks at a time ([`skip_ascii`]), and those groups and
+//!   skips ask for the bytes `PREFETCH_AHEAD` ahead.
+//! - *Far into a long input* (from `DENSE_AFTER`): after `BUSY_GROUPS` busy groups in a
+//!   row, `DENSE_GROUPS` groups go without ASCII tests, where the branch predictor cannot
+//!   have learnt the text ([`State::group`]).
+//! - *The end*: the last partial block is re-checked as the last 64 bytes of the input,
+//!   overlapping, so nothing is copied ([`State::finish`]).
+//! - *Short inputs* go straight through their registers ([`validate_short`]), or into one
+//!   register ([`validate_partial`]).
 //!
-//! Where blocks are tested for ASCII (the ASCII skips, and groups that test each block),
-//! the loop asks for the bytes `PREFETCH_AHEAD` ahead ([`Vector::prefetch`]): mostly-ASCII
-//! text runs at the speed of the cache it comes from. Groups taken to be non-ASCII do not:
-//! they are bound by the tables.
-//!
-//! A group whose blocks were all tested and found ASCII is followed by the same ASCII skip
-//! as the leading one, 4 blocks (one OR-reduction, one test) at a time, until a unit that
-//! is not all ASCII, where the next group starts. Mostly-ASCII text (HTML, man pages,
-//! source) comes in long ASCII runs between a few non-ASCII words; tested block by block,
-//! each 64 bytes of such a run cost a test, a branch and an end-of-register check. The skip
-//! is only tried after a whole ASCII group, a decision that stays the same group after
-//! group on mixed text, so the branch predictor gets it right there; tried after every
-//! group that merely ends in ASCII, it cost 5-15 % on JSON and prose with short ASCII runs
-//! (docs/PERFORMANCE.md, "ASCII runs inside the text"). Nothing is left open before the
-//! run (the group's last block was ASCII) and `prev_input` stays an ASCII register, which
-//! is all the blocks after the run need of it.
-//!
-//! # Aligned blocks
-//!
-//! The blocks of the main loop start on 64-byte boundaries of memory, wherever the input
-//! starts: the first block is tested (or checked) where it lies, and everything after it
-//! from the first boundary inside it, overlapping it (bytes checked twice are checked with
-//! their true predecessors, so nothing changes but the time). Unaligned, every other 32-byte
-//! load of AVX2 crosses a cache line; a buffer from `malloc` is 16-byte aligned. On the
-//! Zen 3 this made mostly-ASCII text 3-10 % faster at the benchmarks' placement (8 bytes
-//! past a boundary) and cost nothing elsewhere (docs/PERFORMANCE.md, "Aligned blocks").
-//! A boundary 1 or 2 bytes into the input is not used (the main loop reads the 3 bytes
-//! before a block): there the blocks start 64 bytes into the input, as before.
-//!
-//! # Far into a long input
-//!
-//! The tests of the blocks for ASCII are branches, and on text that mixes ASCII and
-//! non-ASCII blocks at places that look random (prose in a Latin script, man pages) each
-//! change between the two is a branch the CPU may mispredict. A text validated again and
-//! again is learnt by the branch predictor, up to about a mebibyte of it, and then the
-//! tests pay (the blocks found ASCII cost a third of a checked one); text seen once, or
-//! more of it than the predictor holds, pays for every misprediction, and checking every
-//! block without the tests runs up to twice as fast there (docs/PERFORMANCE.md, "Far into
-//! a long input"). So the main loop runs its groups in two stretches: before
-//! `DENSE_AFTER` (1 MiB) as described here, and from there on with one more rule: after
-//! `BUSY_GROUPS` tested groups in a row that each found `BUSY_BLOCKS` or more non-ASCII
-//! blocks, the next `DENSE_GROUPS` groups are checked without the tests; then a group is
-//! tested again: if it is busy too, another dense run follows at once, if not, the count
-//! starts over. Long runs of one kind (CJK text, markup) never trigger it; the groups of a
-//! dense run keep whatever `saw_ascii` said, so the group after them is tested if the text
-//! had ASCII.
-//!
-//! The error accumulator is tested after every group of `LOOP_GROUP` blocks. Within a
-//! group, each block is first tested for ASCII (one OR-reduction, and an ASCII block only
-//! needs the end-of-register check) if the group starts with an ASCII block or the last
-//! group had one; otherwise the text is taken to be non-ASCII and the tests are left out,
-//! as they would almost never pay. The last partial block is handled by re-checking the
-//! last 64 bytes of the input (overlapping bytes already checked), so nothing is copied.
-//!
-//! # Short inputs
-//!
-//! Inputs under `SHORT_BELOW` bytes go straight through their registers (see
-//! [`validate_short`]); inputs shorter than one register are packed into one 128-bit
-//! register, or on AVX-512 loaded into one with a masked load (see [`validate_partial`]).
-//! AVX2 hands inputs shorter than its register to SSE4.2.
+//! Why each rule is as it is, and what it bought, is measured in `docs/PERFORMANCE.md`
+//! ("ASCII runs inside the text", "Aligned blocks", "Far into a long input", "Notes moved
+//! from code"). Next: [`super::lookup`] for the check of one register, `crate::arch` for
+//! the backends that compile this schedule.
 //!
 //! # Locating an error
 //!
 //! The error bits are *local*: the bits of byte `i` depend only on bytes `i-3..=i`. So if
-//! the first error starts at byte `e`, no byte before `e` has bits set (the bytes before `e`
-//! are valid text), and the error sets a bit at most 3 bytes after `e` (a stray continuation
-//! at `e`, a bad second byte at `e+1`, a missing continuation at `e+1..=e+3`). When a block
-//! fails, a cold path re-checks it register by register, takes the first byte `i` with a
-//! bit set, and reports `i - 3`: the first error starts within 3 bytes after that. The
-//! scalar decoder then finds it exactly, after backing up to the start of a character.
-//! An error that only the end-of-register check reveals (a sequence left open at the end
-//! of the previous block) is reported at the block start.
+//! the first error starts at byte `e`, no byte before `e` has bits set, and the error sets
+//! a bit at most 3 bytes after `e` (a stray continuation at `e`, a bad second byte at
+//! `e+1`, a missing continuation at `e+1..=e+3`). When a block fails, the cold [`locate`]
+//! re-checks it register by register, takes the first byte `i` with a bit set, and reports
+//! `i - 3`; the scalar decoder then finds the error exactly, after backing up to the start
+//! of a character (`crate::engine::exact_error`). An error that only the end-of-register
+//! check reveals (a sequence left open at the end of the previous block) is reported at the
+//! block start.
 
 use super::lookup::Tables;
 use crate::arch::vector::Vector;
@@ -275,6 +232,81 @@ impl<V: Vector> State<V> {
         }
         Ok(pos)
     }
+
+    /// The input's first block, which is not ASCII ([`leading_ascii`]), checked where it
+    /// lies with a zero register before it (the main loop reads the 3 bytes before each
+    /// register, and there are none), then the block from `head`, the first 64-byte
+    /// boundary ([`aligned_head`]), overlapping it, so that the main loop's blocks are
+    /// aligned. The first block's check covers the bytes before `head` (a sequence open at
+    /// its end is closed or not in the next), so an error found in the second starts at
+    /// `head` or later. Returns where the main loop starts, or `Err` where an error is.
+    ///
+    /// # Safety
+    /// `ptr` is valid for reads of `SHORT_BELOW` bytes or more, and `3 <= head <= BLOCK`.
+    #[inline(always)]
+    unsafe fn first_blocks(&mut self, t: &Tables<V>, ptr: *const u8, head: usize) -> Result<usize, usize> {
+        // SAFETY: the first block lies inside the caller's guarantee.
+        unsafe { self.block::<false, false>(t, ptr) };
+        if self.error.any_set() {
+            return Err(0);
+        }
+        if head == BLOCK {
+            return Ok(BLOCK);
+        }
+        // SAFETY: 3 <= head and head + BLOCK < SHORT_BELOW, so the block and the 3 bytes
+        // before it lie inside the caller's guarantee.
+        unsafe { self.block::<false, true>(t, ptr.add(head)) };
+        if self.error.any_set() {
+            return Err(head);
+        }
+        Ok(head + BLOCK)
+    }
+
+    /// Single blocks from `pos` while a whole one is left before `len`, each with its ASCII
+    /// test and an error test. Returns where the last partial block starts (or `len`), or
+    /// `Err(start)` of a block with an error.
+    ///
+    /// # Safety
+    /// `ptr` is valid for reads of `len` bytes, and `3 <= pos`.
+    #[inline(always)]
+    unsafe fn blocks(&mut self, t: &Tables<V>, ptr: *const u8, mut pos: usize, len: usize) -> Result<usize, usize> {
+        while pos + BLOCK <= len {
+            // SAFETY: 3 <= pos and pos + BLOCK <= len, so the block and the 3 bytes before
+            // it lie inside the caller's guarantee.
+            unsafe { self.block::<true, true>(t, ptr.add(pos)) };
+            if self.error.any_set() {
+                return Err(pos);
+            }
+            pos += BLOCK;
+        }
+        Ok(pos)
+    }
+
+    /// The end of the input from `pos` (less than one block before `len`): the last 64
+    /// bytes re-checked, overlapping bytes already checked (nothing is copied), with the
+    /// true register before them read from memory; then the input must not end inside a
+    /// sequence.
+    ///
+    /// # Safety
+    /// `ptr` is valid for reads of `len` bytes, `len >= 2 * BLOCK`, and
+    /// `len - BLOCK < pos <= len`.
+    #[inline(always)]
+    unsafe fn finish(&mut self, t: &Tables<V>, ptr: *const u8, pos: usize, len: usize) -> Result<(), usize> {
+        if pos < len {
+            let start = len - BLOCK;
+            // SAFETY: start >= BLOCK >= V::BYTES.
+            self.prev_input = unsafe { V::load_unaligned(ptr.add(start - V::BYTES)) };
+            // SAFETY: start >= BLOCK and start + BLOCK == len.
+            unsafe { self.block::<true, true>(t, ptr.add(start)) };
+        }
+        // The last bytes of the input must not open a sequence.
+        self.error = self.error.or(t.incomplete(self.prev_input));
+        if self.error.any_set() {
+            Err(pos)
+        } else {
+            Ok(())
+        }
+    }
 }
 
 /// All ones but for the first 3 bytes; its first `BYTES` bytes clear the error bits of the
@@ -367,18 +399,11 @@ unsafe fn skip_ascii<V: Vector>(ptr: *const u8, mut pos: usize, len: usize) -> u
 ///
 /// 0. Inputs shorter than one register: [`validate_partial`]; under `SHORT_BELOW`
 ///    bytes: [`validate_short`].
-/// 1. Skip leading ASCII, before any table is loaded: the first block where it lies, then
-///    from the first 64-byte boundary in it (see "Aligned blocks"), `ASCII_SKIP_BLOCKS`
-///    blocks and then one block at a time. If the first block is not ASCII, it is checked,
-///    and so is the block from that boundary.
-/// 2. The main loop: groups of `LOOP_GROUP` blocks (see [`State::group`] for when a block
-///    gets its own ASCII test), each all-ASCII group followed by an ASCII skip
-///    ([`skip_ascii`]), in two stretches ([`State::groups`]: before and after
-///    `DENSE_AFTER`), then single blocks, each with its ASCII test; the error accumulator
-///    is tested once per group or block.
-/// 3. The last partial block: re-check the last 64 bytes, overlapping bytes already
-///    checked, so nothing is copied. Its `prev_input` is the true register before it, read
-///    from memory.
+/// 1. Leading ASCII, before any table is loaded: [`leading_ascii`].
+/// 2. The first blocks, if the input does not start with ASCII: [`State::first_blocks`].
+/// 3. The main loop's groups, before and after `DENSE_AFTER` ([`State::groups`]), then
+///    single blocks ([`State::blocks`]).
+/// 4. The last, partial block and the end-of-input check: [`State::finish`].
 ///
 /// # Safety
 /// The CPU supports `V`'s instruction set. This function must be inlined into a function
@@ -388,7 +413,6 @@ unsafe fn skip_ascii<V: Vector>(ptr: *const u8, mut pos: usize, len: usize) -> u
 #[inline(always)]
 pub(crate) unsafe fn validate<V: Vector>(input: &[u8], at: usize) -> Result<(), usize> {
     let len = input.len();
-    let ptr = input.as_ptr();
     if len < SHORT_BELOW {
         return if len >= V::BYTES {
             // SAFETY: the caller guarantees the instruction set; V::BYTES <= len <
@@ -400,98 +424,74 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8], at: usize) -> Result<(), 
             unsafe { validate_partial::<V>(input) }
         };
     }
-
-    // 1. Leading ASCII: the first block where it lies, then from the first 64-byte boundary
-    // in it (see "Aligned blocks"). `head` is that boundary's offset: `BLOCK` when the input
-    // starts on one, or when the boundary is 1 or 2 bytes in (the main loop reads 3 bytes
-    // before a block).
-    let head = match BLOCK - ptr as usize % BLOCK {
-        at @ 3.. => at,
-        _ => BLOCK,
+    let ptr = input.as_ptr();
+    let head = aligned_head(ptr);
+    // SAFETY: the caller guarantees the instruction set; `ptr` is valid for `len` bytes,
+    // len >= SHORT_BELOW > BLOCK, and 3 <= head <= BLOCK.
+    let Some(pos) = (unsafe { leading_ascii::<V>(ptr, head, len) }) else {
+        return Ok(());
     };
-    let mut pos = 0;
-    // SAFETY: the caller guarantees the instruction set; len >= SHORT_BELOW > BLOCK.
-    if unsafe { all_ascii::<V>(ptr, 1) } {
-        // SAFETY: the caller guarantees the instruction set; `ptr` is `input`'s.
-        pos = unsafe { skip_ascii::<V>(ptr, head, len) };
-        // SAFETY: the blocks tested lie inside `input`.
-        while pos + BLOCK <= len && unsafe { all_ascii::<V>(ptr.add(pos), 1) } {
-            pos += BLOCK;
-        }
-        if pos == len {
-            return Ok(());
-        }
-        // SAFETY: len >= BLOCK, so the last block lies inside `input`.
-        if pos + BLOCK > len && unsafe { all_ascii::<V>(ptr.add(len - BLOCK), 1) } {
-            return Ok(());
-        }
-    }
-
     // SAFETY: the caller guarantees the instruction set.
     let (t, zero) = unsafe { (Tables::<V>::new(), V::splat(0)) };
     // The bytes before `pos` are ASCII: as a predecessor, any ASCII register acts as zero.
     let mut state = State::new(zero, zero);
-
-    // 2. The main loop reads the 3 bytes before each register from memory, so a first
-    // block at the very start of the input is checked on its own, with a zero register
-    // before it. (Step 1 found it is not ASCII: no need to test again.)
+    let mut pos = pos;
     if pos == 0 {
-        // SAFETY: len >= SHORT_BELOW > BLOCK.
-        unsafe { state.block::<false, false>(&t, ptr) };
-        if state.error.any_set() {
-            return Err(0);
-        }
-        pos = BLOCK;
-        // Then the block from the first 64-byte boundary, overlapping the first one, so that
-        // the main loop's blocks are aligned. The first block's check covered the bytes
-        // before `head` (a sequence open at the end of the first block is closed or not in
-        // this one), so an error found here starts at `head` or later.
-        if head < BLOCK {
-            // SAFETY: 3 <= head and head + BLOCK < SHORT_BELOW <= len, so the block and the
-            // 3 bytes before it lie inside `input`.
-            unsafe { state.block::<false, true>(&t, ptr.add(head)) };
-            if state.error.any_set() {
-                return Err(head);
-            }
-            pos = head + BLOCK;
-        }
+        // SAFETY: as above.
+        pos = unsafe { state.first_blocks(&t, ptr, head) }?;
     }
     // The groups before `DENSE_AFTER` bytes into the text (the input starts `at` bytes into
-    // it), then those after (see "Far into a long input").
+    // it), then those after.
     // SAFETY: 3 <= pos and `ptr` is valid for `len` bytes.
     pos = unsafe { state.groups::<false>(&t, ptr, pos, DENSE_AFTER.saturating_sub(at), len) }?;
     // SAFETY: as above.
     pos = unsafe { state.groups::<true>(&t, ptr, pos, usize::MAX, len) }?;
-    while pos + BLOCK <= len {
-        // SAFETY: 3 <= pos and pos + BLOCK <= len, so the block and the 3 bytes before it
-        // lie inside `input`.
-        unsafe { state.block::<true, true>(&t, ptr.add(pos)) };
-        if state.error.any_set() {
-            return Err(pos);
-        }
+    // SAFETY: as above.
+    pos = unsafe { state.blocks(&t, ptr, pos, len) }?;
+    // SAFETY: as above, and len >= SHORT_BELOW >= 2 * BLOCK.
+    unsafe { state.finish(&t, ptr, pos, len) }
+}
+
+/// The offset of the first 64-byte boundary of memory after `ptr` where the main loop's
+/// aligned blocks start: `BLOCK` when `ptr` is on one, or when the boundary is 1 or 2
+/// bytes in (the main loop reads the 3 bytes before a block). Always `3..=BLOCK`.
+#[inline(always)]
+fn aligned_head(ptr: *const u8) -> usize {
+    match BLOCK - ptr as usize % BLOCK {
+        at @ 3.. => at,
+        _ => BLOCK,
+    }
+}
+
+/// Skips leading ASCII before any table is loaded: the first block where it lies, then
+/// from `head` (the first 64-byte boundary, [`aligned_head`]) `ASCII_SKIP_BLOCKS` blocks
+/// and then one block at a time. `None`: the whole input is ASCII. Otherwise where checking
+/// starts: 0 when the first block is not ASCII, else the start of the first block from
+/// `head` on that is not ASCII (at least `head`).
+///
+/// # Safety
+/// The CPU supports `V`'s instruction set; `ptr` is valid for reads of `len` bytes, and
+/// `len > BLOCK`.
+#[inline(always)]
+unsafe fn leading_ascii<V: Vector>(ptr: *const u8, head: usize, len: usize) -> Option<usize> {
+    // SAFETY: the caller guarantees the instruction set and len > BLOCK.
+    if !unsafe { all_ascii::<V>(ptr, 1) } {
+        return Some(0);
+    }
+    // SAFETY: the caller's guarantee.
+    let mut pos = unsafe { skip_ascii::<V>(ptr, head, len) };
+    // SAFETY: the blocks tested lie inside the `len` bytes at `ptr`.
+    while pos + BLOCK <= len && unsafe { all_ascii::<V>(ptr.add(pos), 1) } {
         pos += BLOCK;
     }
     if pos == len {
-        return if t.incomplete(state.prev_input).any_set() {
-            Err(pos)
-        } else {
-            Ok(())
-        };
+        return None;
     }
-
-    // 3. The last, partial block. Here len >= SHORT_BELOW >= 2 * BLOCK, so the register
-    // before it is inside the input.
-    let start = len - BLOCK;
-    // SAFETY: start >= BLOCK >= V::BYTES.
-    state.prev_input = unsafe { V::load_unaligned(ptr.add(start - V::BYTES)) };
-    // SAFETY: start >= BLOCK and start + BLOCK == len.
-    unsafe { state.block::<true, true>(&t, ptr.add(start)) };
-    // The last bytes of the input must not open a sequence.
-    state.error = state.error.or(t.incomplete(state.prev_input));
-    if state.error.any_set() {
-        return Err(pos);
+    // SAFETY: len >= BLOCK, so the last block lies inside the `len` bytes at `ptr`.
+    if pos + BLOCK > len && unsafe { all_ascii::<V>(ptr.add(len - BLOCK), 1) } {
+        return None;
     }
-    Ok(())
+    Some(pos)
 }
 
 /// Inputs of `V::BYTES` to `SHORT_BELOW - 1` bytes, with no loop over blocks and no
@@ -564,7 +564,7 @@ unsafe fn validate_short<V: Vector>(input: &[u8]) -> Result<(), usize> {
 /// TOO_SHORT and needs no end-of-input check.
 ///
 /// Only 128-bit vectors and AVX-512 get here: AVX2 hands inputs shorter than its register
-/// to SSE4.2 (see [`crate::tiers::WIDE_MIN`]).
+/// to SSE4.2 (see [`crate::tiers::REGISTER_256`]).
 ///
 /// # Safety
 /// As for [`validate`]; `input.len() < V::BYTES`.

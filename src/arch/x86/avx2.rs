@@ -33,7 +33,7 @@ impl Avx2Vector {
 const _: () = assert!(core::mem::size_of::<Avx2Vector>() == <Avx2Vector as Vector>::BYTES);
 
 impl Vector for Avx2Vector {
-    const BYTES: usize = crate::tiers::WIDE_MIN;
+    const BYTES: usize = crate::tiers::REGISTER_256;
 
     #[inline(always)]
     unsafe fn load_unaligned(ptr: *const u8) -> Self {
@@ -122,4 +122,4 @@ impl Vector for Avx2Vector {
 // Inputs shorter than one 256-bit register go to SSE4.2 (every CPU with AVX2 has it):
 // 128-bit registers can be loaded straight from such an input where 256-bit ones would
 // need a copy (see `crate::tiers`).
-entry_points!(Avx2Vector, "avx2"; below crate::tiers::WIDE_MIN => super::sse42::validate);
+entry_points!(Avx2Vector, "avx2"; below crate::tiers::REGISTER_256 => super::sse42::validate);

@@ -51,7 +51,7 @@ impl Avx512Vector {
 const _: () = assert!(core::mem::size_of::<Avx512Vector>() == <Avx512Vector as Vector>::BYTES);
 
 impl Vector for Avx512Vector {
-    const BYTES: usize = crate::tiers::WIDEST_MIN;
+    const BYTES: usize = crate::tiers::REGISTER_512;
 
     #[inline(always)]
     unsafe fn load_unaligned(ptr: *const u8) -> Self {

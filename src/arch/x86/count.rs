@@ -95,5 +95,5 @@ unsafe fn count(bytes: &[u8]) -> usize {
     unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), sums) };
     let continuation = lanes.iter().sum::<u64>() as usize;
     let rest = registers.remainder();
-    (bytes.len() - rest.len() - continuation) + crate::count::count_portable(rest)
+    (bytes.len() - rest.len() - continuation) + crate::arch::portable::count_non_continuation(rest)
 }

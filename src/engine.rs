@@ -1,0 +1,177 @@
+//! The validation engine: the public entry points of validation and what they share. An
+//! input goes, by its length (`crate::tiers`), to `core::str::from_utf8`, a word-wise ASCII
+//! test, or the backend this CPU runs best (`crate::arch`, chosen once); when that reports
+//! an error, [`exact_error`] (cold) backs up to the start of the character and lets the
+//! scalar decoder ([`crate::scalar`]) say exactly where and why. Also here: what a
+//! [`Backend`] can do on this CPU, and running a particular one.
+//!
+//! Everything above this module (streams, error iterators, counting, repair, the parallel
+//! split) calls these functions; nothing here calls upward. Next: `crate::arch` for the
+//! backends and their dispatch, `crate::arch::generic` for the algorithm.
+
+use crate::arch;
+use crate::backend::Backend;
+use crate::error::Utf8Error;
+use crate::scalar;
+use crate::tiers;
+
+/// Whether `input` is valid UTF-8. The fastest check this crate has. (Which input lengths
+/// take which path: see `src/tiers.rs`.)
+#[inline]
+pub fn is_valid(input: &[u8]) -> bool {
+    is_valid_at(input, 0)
+}
+
+/// [`is_valid`] for a piece of a longer text that starts `at` bytes into it (a chunk of a
+/// stream, a piece of a parallel validation): the same answer, with the main loop's rule
+/// for far into a text (`tiers::DENSE_AFTER`) applied where it would be in one call.
+#[inline]
+pub(crate) fn is_valid_at(input: &[u8], at: u64) -> bool {
+    let len = input.len();
+    if len < tiers::STD_BELOW {
+        return core::str::from_utf8(input).is_ok();
+    }
+    if len <= tiers::ASCII_WORDS_MAX && arch::ascii_words_first() && input.is_ascii() {
+        return true;
+    }
+    arch::validate(input, usize::try_from(at).unwrap_or(usize::MAX)).is_ok()
+}
+
+/// Checks `input` and returns the first error, if any, with the exact position.
+#[inline]
+pub(crate) fn validate(input: &[u8]) -> Result<(), Utf8Error> {
+    let len = input.len();
+    if len < tiers::STD_BELOW {
+        return match core::str::from_utf8(input) {
+            Ok(_) => Ok(()),
+            Err(e) => Err(exact_error(input, e.valid_up_to())),
+        };
+    }
+    if len <= tiers::ASCII_WORDS_MAX && arch::ascii_words_first() && input.is_ascii() {
+        return Ok(());
+    }
+    match arch::validate(input, 0) {
+        Ok(()) => Ok(()),
+        Err(pos) => Err(exact_error(input, pos)),
+    }
+}
+
+/// Finds the exact first error, given a raw validator's report that it starts at or after
+/// the character containing byte `pos - 1` (see `arch`).
+#[cold]
+#[inline(never)]
+pub(crate) fn exact_error(input: &[u8], pos: usize) -> Utf8Error {
+    // Back up over at most 3 continuation bytes to the start of the character that may be
+    // left open before `pos`; everything before that character is valid.
+    let mut start = pos.min(input.len());
+    for _ in 0..3 {
+        if start == 0 || input[start - 1] & 0xC0 != 0x80 {
+            break;
+        }
+        start -= 1;
+    }
+    if start > 0 && input[start - 1] >= 0xC0 {
+        start -= 1;
+    }
+    match scalar::validate_from(input, start) {
+        Err(e) => e,
+        Ok(()) => unreachable!("vutf8: a vector backend reported an error the scalar decoder does not see (input length {}, position {pos})", input.len()),
+    }
+}
+
+/// Converts a slice of bytes to a string slice, like [`core::str::from_utf8`], with the
+/// reason for an error in [`Utf8Error::kind`].
+#[inline]
+pub fn from_utf8(input: &[u8]) -> Result<&str, Utf8Error> {
+    validate(input)?;
+    // SAFETY: `validate` just checked that the bytes are valid UTF-8.
+    Ok(unsafe { core::str::from_utf8_unchecked(input) })
+}
+
+/// Converts a mutable slice of bytes to a mutable string slice, like
+/// [`core::str::from_utf8_mut`].
+#[inline]
+pub fn from_utf8_mut(input: &mut [u8]) -> Result<&mut str, Utf8Error> {
+    validate(input)?;
+    // SAFETY: `validate` just checked that the bytes are valid UTF-8.
+    Ok(unsafe { core::str::from_utf8_unchecked_mut(input) })
+}
+
+/// What a [`Backend`] can do on this CPU and in this build, and running it.
+impl Backend {
+    /// The backend that [`crate::from_utf8`] and [`crate::is_valid`] use on this CPU for
+    /// the inputs that reach a backend (see `src/tiers.rs`: not those under 8 bytes, nor
+    /// ASCII up to 64 bytes).
+    pub fn selected() -> Backend {
+        arch::selected()
+    }
+
+    /// Every backend this CPU can run, in the order of [`Backend::ALL`].
+    pub fn available() -> impl Iterator<Item = Backend> {
+        Self::ALL.into_iter().filter(|b| b.is_available())
+    }
+
+    /// Whether this CPU (and this build) can run this backend.
+    pub fn is_available(self) -> bool {
+        arch::is_available(self)
+    }
+
+    /// Whether this build has the backend's code at all, whatever the CPU: the right target
+    /// architecture, and for [`Backend::Avx512`] the cargo feature `avx512`. A built backend
+    /// is [available](Backend::is_available) where the CPU has its instructions.
+    pub fn is_built(self) -> bool {
+        arch::is_built(self)
+    }
+
+    /// Why this backend cannot run here, in words (`None` when it
+    /// [can](Backend::is_available)): `"not built: it needs the cargo feature avx512"`,
+    /// `"not built: it is for another target"`, or `"this CPU lacks its instructions"`.
+    /// For messages such as the CLI's `--backend` errors and the test suite's list of
+    /// backends not run.
+    pub fn unavailable_reason(self) -> Option<&'static str> {
+        if self.is_available() {
+            None
+        } else if !self.is_built() {
+            Some(arch::not_built_reason(self))
+        } else {
+            Some("this CPU lacks its instructions")
+        }
+    }
+
+    /// Validates `input` with this backend, whatever its length (short inputs go through
+    /// the vector code too: AVX-512 loads inputs under 64 bytes with one masked load, AVX2
+    /// hands those under 32 bytes to SSE4.2, and the 128-bit backends pack inputs under 16
+    /// bytes into one register; see `src/tiers.rs`), with the
+    /// same result as [`crate::from_utf8`].
+    ///
+    /// # Panics
+    /// If this CPU cannot run the backend (see [`Backend::is_available`]).
+    pub fn validate(self, input: &[u8]) -> Result<(), Utf8Error> {
+        let Some(raw) = arch::raw(self) else {
+            panic!(
+                "vutf8: the {} backend cannot run on this CPU or target (available: see Backend::available())",
+                self.name()
+            )
+        };
+        // SAFETY: `arch::raw` returns only validators that this CPU can run.
+        match unsafe { raw(input, 0) } {
+            Ok(()) => Ok(()),
+            Err(pos) => Err(exact_error(input, pos)),
+        }
+    }
+
+    /// Like [`validate`](Backend::validate) but only says whether the input is valid.
+    ///
+    /// # Panics
+    /// If this CPU cannot run the backend.
+    pub fn is_valid(self, input: &[u8]) -> bool {
+        let Some(raw) = arch::raw(self) else {
+            panic!(
+                "vutf8: the {} backend cannot run on this CPU or target",
+                self.name()
+            )
+        };
+        // SAFETY: `arch::raw` returns only validators that this CPU can run.
+        unsafe { raw(input, 0) }.is_ok()
+    }
+}
