@@ -24,6 +24,8 @@
 //! command line are then sorted by path, component by component: that is the order of a
 //! depth-first walk that visits each directory's entries sorted by name, so the output is
 //! the same on every run, and the same as the single-threaded walker this replaced gave.
+//!
+//! Each [`Item`] is then read and checked by the read layer (`read/reading.rs`).
 
 use std::cmp::Ordering;
 use std::io;

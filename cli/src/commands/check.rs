@@ -1,29 +1,36 @@
 //! The default command, `vutf8 [OPTIONS] [PATH]...`: checks every input, writes the
 //! findings, returns the exit status.
 //!
-//! The steps, each a function below: [`Plan::new`] turns the options into what to scan
-//! and how to write it; [`inputs`] lists the inputs ([`crate::walk`]); [`progress_bar`]
-//! decides whether a bar is shown; then, batch after batch of [`BATCH`] inputs,
-//! [`first_pass`] checks the regular files in parallel up to their first error, and
-//! [`Run::report`] goes through the batch in order: it writes each first finding, reads
-//! each stream in its turn, scans an invalid file again with `--all` (writing every error
-//! as it is found, so no list of errors is ever held in memory), and counts. [`Run::end`]
-//! writes the summary.
+//! The steps, each a function below: [`Plan::new`] turns the options ([`CheckArgs`]) into
+//! what to scan and how to write it; [`inputs`] lists the inputs
+//! ([`crate::inputs::walk`]); [`progress_bar`] decides whether a bar is shown; then,
+//! batch after batch of [`BATCH`] inputs, [`first_pass`] checks the regular files in
+//! parallel up to their first error, and [`Run::report`] goes through the batch in order:
+//! it writes each first finding, reads each stream in its turn, scans an invalid file
+//! again with `--all` (writing every error as it is found, so no list of errors is ever
+//! held in memory), and counts. [`Run::end`] writes the summary.
+//!
+//! Each step calls one layer: inputs (`crate::inputs`), reading and checking
+//! (`crate::read`, `crate::check`), writing (`crate::report`).
 
 use std::io::{self, BufWriter, IsTerminal, StdoutLock, Write};
+use std::path::PathBuf;
 use std::time::Instant;
 
+use clap::Args;
 use rayon::prelude::*;
 
-use crate::args::{Bom, CheckArgs};
-use crate::color::{paint, Palette};
-use crate::engine::{Engine, Settings};
-use crate::findings::{Failure, Finding};
-use crate::progress::Progress;
-use crate::reading::{Outcome, Reading};
-use crate::report::{self, Format, Reporter, Totals};
-use crate::walk::{Item, Walk};
-use crate::{warn, INVALID, TROUBLE, VALID};
+use crate::check::bom::BomPolicy;
+use crate::check::engine::{Engine, Settings};
+use crate::check::findings::{Failure, Finding};
+use crate::commands::exit::{warn, INVALID, TROUBLE, VALID};
+use crate::inputs::walk::{Item, Walk};
+use crate::read::reading::{Outcome, Reading};
+use crate::read::slicing::MIN_CHUNK;
+use crate::report::color::{paint, ColorWhen, Palette};
+use crate::report::finding::{Format, Reporter};
+use crate::report::progress::Progress;
+use crate::report::summary::{self, Totals};
 
 /// Inputs checked in parallel before their findings are written.
 const BATCH: usize = 256;
@@ -31,8 +38,82 @@ const BATCH: usize = 256;
 /// What the parallel pass learns about a regular file: its outcome and first finding.
 type FirstPass = Result<(Outcome, Option<Finding>), Failure>;
 
+/// Options of the default command, checking.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Files or directories to check (directories recursively); `-` or nothing reads
+    /// standard input.
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+
+    /// Report every error of each input, not just the first.
+    #[arg(short, long, conflicts_with = "files_with_errors")]
+    pub all: bool,
+
+    /// Write nothing; only the exit status tells.
+    #[arg(short, long, conflicts_with_all = ["files_with_errors", "json", "all"])]
+    pub quiet: bool,
+
+    /// Write only the names of invalid inputs.
+    #[arg(short = 'l', long, conflicts_with = "json")]
+    pub files_with_errors: bool,
+
+    /// Write one JSON object per error: path, offset, line, column, kind, reason, bytes.
+    #[arg(long)]
+    pub json: bool,
+
+    /// At the end, write to stderr the number of files, bytes, invalid and unreadable
+    /// inputs, the time taken and the throughput.
+    #[arg(short, long)]
+    pub summary: bool,
+
+    /// Follow symbolic links met inside directories (those named on the command line are
+    /// always followed); a loop or a dangling link is then an input that cannot be read.
+    #[arg(short = 'L', long)]
+    pub follow: bool,
+
+    /// Inside directories, also check what `.gitignore` (in a git repository), `.ignore`,
+    /// `.git/info/exclude` and the global git excludes would leave out.
+    #[arg(long)]
+    pub no_ignore: bool,
+
+    /// Inside directories, also check hidden files and walk hidden directories (names
+    /// starting with `.`, `.git` included).
+    #[arg(long)]
+    pub hidden: bool,
+
+    /// Inside directories, check only files matching GLOB (gitignore syntax), or, with a
+    /// leading `!`, leave out what matches; repeatable, the last matching glob wins.
+    #[arg(short = 'g', long = "glob", value_name = "GLOB")]
+    pub globs: Vec<String>,
+
+    /// Walk at most N levels below each directory named: 1 checks only the files directly
+    /// in it, 2 those of its subdirectories too, and so on (0: nothing inside it).
+    #[arg(long, value_name = "N")]
+    pub max_depth: Option<usize>,
+
+    /// Also check files met inside directories whose first 8192 bytes hold a NUL byte
+    /// (skipped by default as binary; files named on the command line are always checked).
+    #[arg(long)]
+    pub binary: bool,
+
+    /// When to colour file names, positions and reasons: `auto` (on a terminal, unless
+    /// NO_COLOR is set), `always`, `never`.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto)]
+    pub color: ColorWhen,
+
+    /// Bytes per parallel chunk of a mapped file, and per read of a stream (for tests).
+    #[arg(long, hide = true, default_value_t = 1 << 20,
+          value_parser = clap::value_parser!(u64).range(MIN_CHUNK as u64..))]
+    pub chunk_size: u64,
+
+    /// Regular files at least this large are memory-mapped (for tests).
+    #[arg(long, hide = true, default_value_t = 1 << 20)]
+    pub mmap_threshold: u64,
+}
+
 /// Runs the default command; returns the exit status.
-pub fn run(args: &CheckArgs, engine: Engine, bom: Bom, threads: usize) -> u8 {
+pub fn run(args: &CheckArgs, engine: Engine, bom: BomPolicy, threads: usize) -> u8 {
     let start = Instant::now();
     let plan = Plan::new(args, engine, bom);
     let items = match inputs(args, threads) {
@@ -86,7 +167,7 @@ struct Plan {
 }
 
 impl Plan {
-    fn new(args: &CheckArgs, engine: Engine, bom: Bom) -> Plan {
+    fn new(args: &CheckArgs, engine: Engine, bom: BomPolicy) -> Plan {
         let format = if args.quiet {
             Format::Quiet
         } else if args.files_with_errors {
@@ -137,7 +218,7 @@ fn inputs(args: &CheckArgs, threads: usize) -> Result<Vec<Item>, String> {
 }
 
 /// A progress bar when stderr is a terminal, `-q` is not given and the work is large
-/// ([`crate::progress`]).
+/// ([`crate::report::progress`]).
 fn progress_bar(args: &CheckArgs, items: &[Item]) -> Progress {
     if args.quiet || !io::stderr().is_terminal() {
         return Progress::none();
@@ -266,10 +347,10 @@ impl Run<'_> {
     fn end(self, args: &CheckArgs, start: Instant) -> u8 {
         if args.summary {
             if self.plan.format == Format::Json {
-                let line = report::summary_json(&self.totals, start.elapsed());
+                let line = summary::summary_json(&self.totals, start.elapsed());
                 let _ = writeln!(io::stderr().lock(), "{line}");
             } else {
-                let line = report::summary(&self.totals, start.elapsed(), &self.messages);
+                let line = summary::summary(&self.totals, start.elapsed(), &self.messages);
                 warn(format_args!("{line}"));
             }
         }

@@ -2,7 +2,8 @@
 //! U+FFFD, exactly as `String::from_utf8_lossy` would on the whole input, in constant
 //! memory.
 //!
-//! The input is read through the same stream scanner as `vutf8 -` ([`crate::scan`]), with
+//! The input is read through the same stream scanner as `vutf8 -`
+//! ([`crate::read::streams`]), with
 //! a reader in between that hands every chunk read to [`vutf8::Repairer`] as well and
 //! writes what it returns. The scanner, told to find every error, counts the replacements
 //! (one per maximal subpart, and one for an unfinished sequence at the end: the same rule
@@ -15,15 +16,34 @@
 
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
+use std::path::PathBuf;
 
+use clap::Args;
 use vutf8::Repairer;
 
-use crate::args::{Bom, RepairArgs};
-use crate::engine::{Engine, Settings};
-use crate::findings::{Failure, Finding, Problem};
-use crate::progress::Progress;
-use crate::report;
-use crate::streams;
+use crate::check::bom::BomPolicy;
+use crate::check::engine::{Engine, Settings};
+use crate::check::findings::{Failure, Finding, Problem};
+use crate::read::streams;
+use crate::report::progress::Progress;
+use crate::report::summary;
+
+/// Options of `vutf8 repair`.
+#[derive(Debug, Args)]
+pub struct RepairArgs {
+    /// The input (default, or `-`: standard input).
+    #[arg(value_name = "IN")]
+    pub input: Option<PathBuf>,
+
+    /// Where to write the repaired text (default: standard output).
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+
+    /// At the end, write to stderr the bytes read and written and the number of
+    /// replacements.
+    #[arg(short, long)]
+    pub summary: bool,
+}
 
 /// Reads from `inner`, and writes the repaired text of what was read to `out`.
 struct Tee<R, W> {
@@ -77,7 +97,7 @@ impl<R: Read, W: Write> Read for Tee<R, W> {
 }
 
 /// Runs `vutf8 repair`; returns the exit status.
-pub fn run(args: &RepairArgs, engine: Engine, bom: Bom) -> u8 {
+pub fn run(args: &RepairArgs, engine: Engine, bom: BomPolicy) -> u8 {
     let fail = |what: &dyn std::fmt::Display, e: &io::Error| {
         let _ = writeln!(io::stderr(), "vutf8: {what}: {e}");
         2
@@ -122,7 +142,7 @@ pub fn run(args: &RepairArgs, engine: Engine, bom: Bom) -> u8 {
         out: BufWriter::with_capacity(1 << 16, output),
         repairer: Repairer::new(),
         text: String::new(),
-        strip: bom == Bom::Strip,
+        strip: bom == BomPolicy::Strip,
         started: false,
         written: 0,
         write_error: None,
@@ -174,7 +194,7 @@ pub fn run(args: &RepairArgs, engine: Engine, bom: Bom) -> u8 {
         let _ = writeln!(
             io::stderr(),
             "vutf8: {name}: {read} bytes read ({}), {} bytes written, {replaced} replaced with U+FFFD",
-            report::human_bytes(read),
+            summary::human_bytes(read),
             tee.written,
         );
     }

@@ -1,17 +1,17 @@
 //! Tests: the slice and stream scanners against one decode of the whole input, for every
-//! backend, chunk sizes 16 to 64 and reads of 1 to 1000 bytes.
+//! backend, chunk sizes 16 to 64 and reads of 1 to 1000 bytes. The scanners are
+//! [`crate::read::slicing`] and [`crate::read::streams`].
 
 mod tests {
     use std::io::{self, Read};
 
     use vutf8::{Backend, Utf8Error};
 
-    use crate::args::Bom;
-    use crate::engine::{Engine, Settings};
-    use crate::findings::{Emit, Failure, Finding, Problem, Scanned};
-    use crate::progress::Progress;
-    use crate::slicing::scan_slice;
-    use crate::streams::scan_stream;
+    use crate::check::bom::BomPolicy;
+    use crate::check::engine::{Engine, Settings};
+    use crate::check::findings::{Emit, Failure, Finding, Problem, Scanned};
+    use crate::read::slicing::scan_slice;
+    use crate::read::streams::scan_stream;
 
     /// A finding as plain values: offset, line, column, error, bytes shown.
     type Plain = (u64, u64, u64, Utf8Error, Vec<u8>);
@@ -137,7 +137,7 @@ mod tests {
                             track: true,
                             chunk,
                             count: true,
-                            bom: Bom::Accept,
+                            bom: BomPolicy::Accept,
                         };
                         let want = if all {
                             &want[..]
@@ -145,14 +145,14 @@ mod tests {
                             &want[..want.len().min(1)]
                         };
                         let (scanned, got) =
-                            collect(|emit| scan_slice(&input, &settings, &Progress::none(), emit));
+                            collect(|emit| scan_slice(&input, &settings, &(), emit));
                         assert_eq!(scanned.valid, want.is_empty());
                         assert_eq!(scanned.chars, chars, "slice {engine:?} chunk {chunk}");
                         assert!(same(&got, want), "slice {engine:?} chunk {chunk} all {all} {input:02X?}:\n{got:?}\n{want:?}");
                         for step in [1, 2, 3, 5, 1000] {
                             let (scanned, got) = collect(|emit| {
                                 let mut reader = Trickle { data: &input, step };
-                                scan_stream(&mut reader, None, &settings, &Progress::none(), emit)
+                                scan_stream(&mut reader, None, &settings, &(), emit)
                             });
                             assert_eq!(scanned.valid, want.is_empty());
                             assert_eq!(scanned.chars, chars, "stream {engine:?} step {step}");
@@ -168,7 +168,7 @@ mod tests {
     fn a_signature_is_skipped_or_reported() {
         let text = "\u{FEFF}a\nb\u{FEFF}c".as_bytes();
         let bad = b"\xEF\xBB\xBFab\xFF";
-        for bom in [Bom::Accept, Bom::Strip, Bom::Report] {
+        for bom in [BomPolicy::Accept, BomPolicy::Strip, BomPolicy::Report] {
             for all in [false, true] {
                 let settings = Settings {
                     engine: Engine::Auto,
@@ -181,13 +181,13 @@ mod tests {
                 let run = |input: &[u8], step: Option<usize>| {
                     let mut found = Vec::new();
                     let scanned = match step {
-                        None => scan_slice(input, &settings, &Progress::none(), &mut |f| {
+                        None => scan_slice(input, &settings, &(), &mut |f| {
                             found.push((f.offset, f.line, f.column, f.bytes().to_vec()));
                             Ok(())
                         }),
                         Some(step) => {
                             let mut reader = Trickle { data: input, step };
-                            scan_stream(&mut reader, None, &settings, &Progress::none(), &mut |f| {
+                            scan_stream(&mut reader, None, &settings, &(), &mut |f| {
                                 found.push((f.offset, f.line, f.column, f.bytes().to_vec()));
                                 Ok(())
                             })
@@ -199,7 +199,7 @@ mod tests {
                 for step in [None, Some(1), Some(2), Some(100)] {
                     let (scanned, found) = run(text, step);
                     let bom_found = (0, 1, 1, vec![0xEF, 0xBB, 0xBF]);
-                    if bom == Bom::Report {
+                    if bom == BomPolicy::Report {
                         assert!(!scanned.valid);
                         assert_eq!(found, vec![bom_found.clone()]);
                     } else {
@@ -212,8 +212,8 @@ mod tests {
                     let (_, found) = run(bad, step);
                     let last = (5, 1, 3, vec![0xFF]);
                     match (bom, all) {
-                        (Bom::Report, false) => assert_eq!(found, vec![bom_found]),
-                        (Bom::Report, true) => assert_eq!(found, vec![bom_found, last]),
+                        (BomPolicy::Report, false) => assert_eq!(found, vec![bom_found]),
+                        (BomPolicy::Report, true) => assert_eq!(found, vec![bom_found, last]),
                         _ => assert_eq!(found, vec![last]),
                     }
                 }

@@ -1,9 +1,12 @@
 //! Which validator runs ([`Engine`]) and how a scan goes ([`Settings`]).
+//!
+//! The scanners that take these settings are in the read layer (`read/`); what they
+//! produce is in [`crate::check::findings`].
 
 use vutf8::{Backend, Utf8Error};
 
-use crate::args::Bom;
-use crate::position;
+use crate::check::bom::BomPolicy;
+use crate::check::position;
 
 /// Which validator runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,6 +92,6 @@ pub struct Settings {
     pub chunk: usize,
     /// Count the characters of valid inputs.
     pub count: bool,
-    /// What a leading UTF-8 signature `EF BB BF` is ([`crate::bom`]).
-    pub bom: Bom,
+    /// What a leading UTF-8 signature `EF BB BF` is ([`crate::check::bom`]).
+    pub bom: BomPolicy,
 }

@@ -9,14 +9,26 @@
 //! The colours follow ripgrep's: file names magenta, line and column green; reasons are red
 //! and the bytes shown yellow; in the summary, counts of invalid and unreadable inputs are
 //! red when they are not zero.
+//!
+//! The palettes are used by [`crate::report::finding`] and [`crate::report::summary`].
 
 use std::fmt::{self, Display};
 
 use anstream::stream::RawStream;
 use anstream::{AutoStream, ColorChoice};
 use anstyle::{AnsiColor, Style};
+use clap::ValueEnum;
 
-use crate::args::ColorWhen;
+/// When to colour the output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorWhen {
+    /// On a terminal, unless `NO_COLOR` is set.
+    Auto,
+    /// Always, even into a pipe or a file.
+    Always,
+    /// Never.
+    Never,
+}
 
 /// The styles of one output stream: all plain when colour is off.
 #[derive(Clone, Copy, Debug, Default)]

@@ -8,8 +8,8 @@
 //! sequence, or an ill-formed one whose kind depends on what follows). This module adds
 //! what a report needs around it:
 //!
-//! - the signature at the start ([`crate::bom`]);
-//! - line and column ([`crate::position`]), when asked for: every buffer is counted
+//! - the signature at the start ([`crate::check::bom`]);
+//! - line and column ([`crate::check::position`]), when asked for: every buffer is counted
 //!   before it is reused, up to the bytes the scanner holds back, which are kept (3 bytes
 //!   at most) and counted with the next buffer, since an error may still start in them;
 //! - the bytes each error is made of, which may start in those held-back bytes;
@@ -17,18 +17,20 @@
 //! - stopping at the first error without `--all` (the rest of the input is not read, and
 //!   the scanner is fed only up to just past the first error, which the fast validator
 //!   finds).
+//!
+//! [`crate::read::reading`] calls [`scan_stream`] on every input it does not map; so does
+//! `vutf8 repair`, on its input.
 
 use std::cell::Cell;
 use std::io::{self, Read};
 
 use vutf8::{ErrorScanner, Utf8Error, UTF8_BOM};
 
-use crate::bom;
-use crate::engine::Settings;
-use crate::findings::{Emit, Failure, Finding, Scanned};
-use crate::position::{self, Position};
-use crate::progress::Progress;
-use crate::slicing::MIN_CHUNK;
+use crate::check::bom;
+use crate::check::engine::Settings;
+use crate::check::findings::{Emit, Failure, Finding, Meter, Scanned};
+use crate::check::position::{self, Position};
+use crate::read::slicing::MIN_CHUNK;
 
 /// Scans a stream read into a buffer of `settings.chunk` bytes (fewer when the caller
 /// knows the input is smaller: `size_hint`).
@@ -36,7 +38,7 @@ pub fn scan_stream(
     reader: &mut dyn Read,
     size_hint: Option<u64>,
     settings: &Settings,
-    progress: &Progress,
+    progress: &dyn Meter,
     emit: Emit<'_>,
 ) -> Result<Scanned, Failure> {
     // Room for the whole input plus one read that returns 0, if it is small (but not too
@@ -72,7 +74,7 @@ fn scan_with(
     reader: &mut dyn Read,
     buf: &mut [u8],
     settings: &Settings,
-    progress: &Progress,
+    progress: &dyn Meter,
     emit: Emit<'_>,
 ) -> Result<Scanned, Failure> {
     // The first read goes on until a signature can be told (3 bytes, or the end).
@@ -85,8 +87,8 @@ fn scan_with(
         end_of_input = read == 0;
     }
     let mut read_total = filled as u64;
-    let signature = bom::leading(&buf[..filled], settings, emit)?;
-    if signature.ends_scan(settings) {
+    let signature = bom::leading(&buf[..filled], settings.bom, settings.track, emit)?;
+    if signature.ends_scan(settings.all) {
         return Ok(Scanned {
             valid: false,
             bytes: read_total,

@@ -11,14 +11,32 @@
 
 use std::hint::black_box;
 use std::io::{self, Write};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use clap::Args;
 use vutf8::Backend;
 use vutf8_corpus::Script;
 
-use crate::args::BenchArgs;
-use crate::engine::Engine;
-use crate::slicing;
+use crate::check::engine::Engine;
+use crate::read::{reading, slicing};
+
+/// Options of `vutf8 bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// A file to measure on (default: generated text in six scripts).
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+
+    /// Bytes of generated text per script.
+    #[arg(long, value_name = "BYTES", default_value_t = 4 << 20)]
+    pub size: usize,
+
+    /// Timed runs per measurement (the median is shown).
+    #[arg(long, value_name = "N", default_value_t = 15,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub runs: u32,
+}
 
 /// A verdict that every method must agree on: `None` for valid, else where and how long.
 type Verdict = Option<(usize, Option<usize>)>;
@@ -106,7 +124,7 @@ fn table(args: &BenchArgs, engine: Engine) -> io::Result<bool> {
         Some(path) => {
             let file = std::fs::File::open(path)
                 .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-            mapped = crate::reading::map(&file);
+            mapped = reading::map(&file);
             let data: &[u8] = mapped.as_deref().unwrap_or(&[]);
             vec![(path.display().to_string(), data)]
         }

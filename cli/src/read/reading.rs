@@ -1,7 +1,7 @@
 //! Reading one input: a large regular file is memory-mapped and checked on all cores
-//! ([`crate::slicing`]); everything else (small files, standard input, FIFOs, devices, a
-//! file that cannot be mapped) is streamed through a buffer of fixed size
-//! ([`crate::streams`]). Neither reads a file whole into memory.
+//! ([`crate::read::slicing`]); everything else (small files, standard input, FIFOs,
+//! devices, a file that cannot be mapped) is streamed through a buffer of fixed size
+//! ([`crate::read::streams`]). Neither reads a file whole into memory.
 //!
 //! ## Binary files
 //!
@@ -34,11 +34,10 @@ use std::io::Read;
 
 use memmap2::{Mmap, MmapOptions};
 
-use crate::engine::Settings;
-use crate::findings::{Emit, Failure, Scanned};
-use crate::progress::Progress;
-use crate::walk::Item;
-use crate::{slicing, streams};
+use crate::check::engine::Settings;
+use crate::check::findings::{Emit, Failure, Meter, Scanned};
+use crate::inputs::walk::Item;
+use crate::read::{slicing, streams};
 
 /// How many bytes at the start of a walked file are looked at for a NUL byte.
 pub const SNIFF: usize = 8192;
@@ -67,7 +66,7 @@ impl Reading {
         &self,
         item: &Item,
         settings: &Settings,
-        progress: &Progress,
+        progress: &dyn Meter,
         emit: Emit<'_>,
     ) -> Result<Outcome, Failure> {
         let (path, sniff) = match item {

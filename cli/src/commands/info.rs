@@ -8,7 +8,7 @@ use std::io::{self, Write};
 
 use vutf8::Backend;
 
-use crate::engine::Engine;
+use crate::check::engine::Engine;
 
 /// The CPU features that matter to UTF-8 validation on this architecture, and whether each
 /// is present.

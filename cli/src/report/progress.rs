@@ -3,12 +3,18 @@
 //! It is shown only when stderr is a terminal, `-q` is not given, and the work is large:
 //! at least [`LARGE`] bytes known in advance, or, on a stream of unknown length, once that
 //! many bytes have gone by. Otherwise [`Progress`] is an empty shell that costs nothing.
+//!
+//! The scanners move it through the check engine's [`Meter`], which it implements, so
+//! the read layer never names it; `commands/check.rs` makes one and keeps it out of the
+//! way of the findings ([`Progress::suspend`]).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::check::findings::Meter;
 
 /// The amount of work that earns a progress bar.
 pub const LARGE: u64 = 256 << 20;
@@ -66,22 +72,6 @@ impl Progress {
         }
     }
 
-    /// Counts `bytes` more as done.
-    #[inline]
-    pub fn inc(&self, bytes: u64) {
-        let Some(bar) = &self.bar else { return };
-        bar.inc(bytes);
-        if let Some(shown) = &self.shown {
-            if !shown.load(Ordering::Relaxed)
-                && bar.position() >= LARGE
-                && !shown.swap(true, Ordering::Relaxed)
-            {
-                bar.set_draw_target(ProgressDrawTarget::stderr());
-                bar.enable_steady_tick(Duration::from_millis(200));
-            }
-        }
-    }
-
     /// Runs `f` (which writes to the terminal) with the bar out of the way.
     pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
         match &self.bar {
@@ -94,6 +84,24 @@ impl Progress {
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
+        }
+    }
+}
+
+impl Meter for Progress {
+    /// Counts `bytes` more as done.
+    #[inline]
+    fn inc(&self, bytes: u64) {
+        let Some(bar) = &self.bar else { return };
+        bar.inc(bytes);
+        if let Some(shown) = &self.shown {
+            if !shown.load(Ordering::Relaxed)
+                && bar.position() >= LARGE
+                && !shown.swap(true, Ordering::Relaxed)
+            {
+                bar.set_draw_target(ProgressDrawTarget::stderr());
+                bar.enable_steady_tick(Duration::from_millis(200));
+            }
         }
     }
 }

@@ -1,12 +1,16 @@
 //! What a scan produces: each error as a [`Finding`] (where, what, which bytes), the
 //! verdict on the whole input ([`Scanned`]), and why a scan could stop early
-//! ([`Failure`]).
+//! ([`Failure`]); and the two sinks a scan reports through, [`Emit`] (each finding) and
+//! [`Meter`] (bytes done).
+//!
+//! The scanners that fill them are in the read layer (`read/`); how a finding is written
+//! is in the report layer (`report/`).
 
 use std::io;
 
 use vutf8::{Utf8Error, UTF8_BOM};
 
-use crate::position::Position;
+use crate::check::position::Position;
 
 /// What is wrong.
 #[derive(Clone, Copy, Debug)]
@@ -25,7 +29,7 @@ pub struct Finding {
     pub offset: u64,
     /// 1-based line (0 if positions were not tracked).
     pub line: u64,
-    /// 1-based column (0 if positions were not tracked); see [`crate::position`].
+    /// 1-based column (0 if positions were not tracked); see [`crate::check::position`].
     pub column: u64,
     /// What is wrong there.
     pub problem: Problem,
@@ -101,3 +105,16 @@ pub struct Scanned {
 
 /// Receives each finding, in input order.
 pub type Emit<'a> = &'a mut dyn FnMut(&Finding) -> io::Result<()>;
+
+/// Is told, as a scan goes, how many more bytes were checked: the progress bar
+/// (`report/progress.rs`), or nothing (`()`). Shared by the threads of one scan.
+pub trait Meter: Sync {
+    /// Counts `bytes` more as done.
+    fn inc(&self, bytes: u64);
+}
+
+/// No meter: nothing is counted.
+impl Meter for () {
+    #[inline]
+    fn inc(&self, _bytes: u64) {}
+}

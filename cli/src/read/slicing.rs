@@ -25,19 +25,20 @@
 //! order by the library's [`vutf8::errors`] (every error, resuming after each maximal
 //! subpart), so the report is in file order and needs no memory per error.
 //!
-//! Line and column ([`crate::position`]) are counted only up to each error found, and only
-//! when asked for.
+//! Line and column ([`crate::check::position`]) are counted only up to each error found,
+//! and only when asked for.
+//!
+//! [`crate::read::reading`] calls [`scan_slice`] on a mapped file; `vutf8 bench` times
+//! [`first_error_parallel`].
 
 use rayon::prelude::*;
 use vutf8::grammar::floor_boundary;
 use vutf8::Utf8Error;
 
-use crate::args::Bom;
-use crate::bom;
-use crate::engine::{Engine, Settings};
-use crate::findings::{Emit, Failure, Finding, Scanned};
-use crate::position::{self, Position};
-use crate::progress::Progress;
+use crate::check::bom::{self, BomPolicy};
+use crate::check::engine::{Engine, Settings};
+use crate::check::findings::{Emit, Failure, Finding, Meter, Scanned};
+use crate::check::position::{self, Position};
 
 /// The smallest chunk the scanners accept: a cut needs a few bytes to back up.
 pub const MIN_CHUNK: usize = 16;
@@ -46,7 +47,7 @@ pub const MIN_CHUNK: usize = 16;
 pub fn scan_slice(
     data: &[u8],
     settings: &Settings,
-    progress: &Progress,
+    progress: &dyn Meter,
     emit: Emit<'_>,
 ) -> Result<Scanned, Failure> {
     let mut scanned = Scanned {
@@ -54,9 +55,9 @@ pub fn scan_slice(
         bytes: data.len() as u64,
         chars: 0,
     };
-    let signature = bom::leading(data, settings, emit)?;
+    let signature = bom::leading(data, settings.bom, settings.track, emit)?;
     scanned.valid = !signature.reported;
-    if signature.ends_scan(settings) {
+    if signature.ends_scan(settings.all) {
         return Ok(scanned);
     }
     let base = signature.skip;
@@ -96,9 +97,9 @@ pub fn first_error_parallel(
         track: false,
         chunk,
         count: false,
-        bom: Bom::Accept,
+        bom: BomPolicy::Accept,
     };
-    first_error(data, &bounds, &settings, &Progress::none()).0
+    first_error(data, &bounds, &settings, &()).0
 }
 
 /// Chunk starts: 0, then a safe boundary near every multiple of `chunk`, then `data.len()`.
@@ -125,7 +126,7 @@ fn first_error(
     data: &[u8],
     bounds: &[usize],
     settings: &Settings,
-    progress: &Progress,
+    progress: &dyn Meter,
 ) -> (Option<(usize, Utf8Error)>, u64) {
     let engine = settings.engine;
     if engine == Engine::Auto && !settings.count {
@@ -187,7 +188,7 @@ fn first_error(
 fn library_first_error(
     data: &[u8],
     chunk: usize,
-    progress: &Progress,
+    progress: &dyn Meter,
 ) -> Option<(usize, Utf8Error)> {
     let windows = chunk_bounds(data, chunk.max(MIN_CHUNK).saturating_mul(256));
     for i in 0..windows.len() - 1 {
@@ -207,7 +208,7 @@ fn all_errors(
     base: usize,
     bounds: &[usize],
     settings: &Settings,
-    progress: &Progress,
+    progress: &dyn Meter,
     emit: Emit<'_>,
 ) -> Result<(bool, u64), Failure> {
     let engine = settings.engine;

@@ -14,6 +14,9 @@
 //! error part never holds a `\n`, since `\n` ends any sequence), so they run at memory
 //! speed, and on large stretches on all cores. Nothing is counted for a file that turns out
 //! valid, except on a stream, where the bytes are gone once checked.
+//!
+//! A position travels in a [`crate::check::findings::Finding`]; the scanners of the read
+//! layer (`read/`) feed it.
 
 use rayon::prelude::*;
 

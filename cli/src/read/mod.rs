@@ -1,0 +1,17 @@
+//! Reading the bytes of one input and handing them to the check engine: a large regular
+//! file is memory-mapped and checked on all cores ([`slicing`]), everything else is read
+//! in constant memory ([`streams`]); [`reading`] chooses between them and skips binary
+//! files.
+//!
+//! Imports only the layers below: the inputs (`inputs/`) and the check engine
+//! ([`crate::check`]), whose [`crate::check::findings::Emit`] and
+//! [`crate::check::findings::Meter`] are the only way out, so this layer never knows how
+//! a finding is written or how progress is shown. The commands (`commands/`) call
+//! [`reading::Reading::check`] next.
+
+pub mod reading;
+pub mod slicing;
+pub mod streams;
+
+#[cfg(test)]
+mod agreement;

@@ -1,0 +1,13 @@
+//! What the user sees: each finding as a line, a JSON object or a name ([`finding`]), in
+//! colour on a terminal ([`color`]), the `--summary` line ([`summary`]), and the progress
+//! bar on stderr ([`progress`]).
+//!
+//! Imports only the check engine ([`crate::check`]): it writes findings, never reads an
+//! input, and the read layer (`read/`) never names its types (the bar is moved through
+//! [`crate::check::findings::Meter`]). The commands (`commands/`) put reading and
+//! reporting together.
+
+pub mod color;
+pub mod finding;
+pub mod progress;
+pub mod summary;
