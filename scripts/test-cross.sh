@@ -74,6 +74,7 @@ case "$kind" in
     wasm32-*)
         excluded=(
             "guard_pages::*|inputs next to PROT_NONE pages need mmap/mprotect, and the self-test a child process: WASI has neither (#![cfg(all(unix, feature = \"std\"))] in tests/guard_pages.rs)"
+            "architecture::*|reads the workspace's source and docs/ARCHITECTURE.md: WASI has no file system without preopened folders (#![cfg(not(target_os = \"wasi\"))] in tests/architecture.rs)"
             "parallel::errors_around_every_cut|builds rayon pools of 2..8 threads: WASI cannot start threads, so ThreadPoolBuilder::build fails (cfg in tests/parallel.rs; the_global_pool_gives_the_same_answers runs instead)"
             "parallel::the_first_error_wins_even_if_a_later_piece_finishes_first|as above"
             "parallel::inputs_around_the_threshold_and_at_the_end|as above"
