@@ -1,21 +1,30 @@
 //! End-to-end tests of directory walking, binary files, odd inputs and colour: the real
-//! binary on temporary trees. Every run is bounded in time (a walk that loops fails the
-//! test instead of hanging it).
+//! binary on temporary trees. Every run is bounded (a walk that loops fails the test
+//! instead of hanging it): in CPU time, which a loop burns and a busy machine does not
+//! take away, and, as a last resort for a run that blocks, in wall-clock time.
 #![cfg(unix)]
 
 mod common;
 
 use std::ffi::OsStr;
+use std::io::Read;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Output, Stdio};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use common::{vutf8, Run};
 
-/// The longest any run here may take.
-const LIMIT: Duration = Duration::from_secs(30);
+/// The most CPU time (all threads) any run here may use: each needs well under a second,
+/// so only a run that loops gets there, whatever else the machine is doing.
+const CPU_LIMIT: Duration = Duration::from_secs(30);
+
+/// The most wall-clock time any run here may take: a safety net for a run that hangs
+/// without using CPU (blocked for good), far above what a run takes on a machine too busy
+/// to give it CPU for long stretches. No test here means anything by it.
+const WALL_LIMIT: Duration = Duration::from_secs(600);
 
 fn write(dir: &Path, name: impl AsRef<Path>, bytes: &[u8]) -> PathBuf {
     let path = dir.join(name);
@@ -24,21 +33,73 @@ fn write(dir: &Path, name: impl AsRef<Path>, bytes: &[u8]) -> PathBuf {
     path
 }
 
-/// Runs `cmd` with an empty stdin, killing it (and failing) after [`LIMIT`].
+/// Runs `cmd` with an empty stdin, bounded as [`wait_bounded`] says. Its output is read
+/// while it runs, so a long output cannot stall it on a full pipe.
 fn bounded(mut cmd: Command) -> Run {
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let mut child = cmd.spawn().expect("vutf8 starts");
+    let stdout = read_all(child.stdout.take().expect("stdout"));
+    let stderr = read_all(child.stderr.take().expect("stderr"));
+    let status = wait_bounded(&mut child, &format!("{cmd:?}"));
+    Run::from(Output {
+        status,
+        stdout: stdout.join().expect("stdout read"),
+        stderr: stderr.join().expect("stderr read"),
+    })
+}
+
+/// Everything `pipe` gives until its end, read on a thread of its own.
+fn read_all(mut pipe: impl Read + Send + 'static) -> JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut out = Vec::new();
+        pipe.read_to_end(&mut out).expect("read a pipe");
+        out
+    })
+}
+
+/// Waits for `child` to end; kills it and fails if it uses more than [`CPU_LIMIT`] of CPU
+/// time or runs for more than [`WALL_LIMIT`].
+fn wait_bounded(child: &mut Child, what: &str) -> ExitStatus {
     let start = Instant::now();
-    while child.try_wait().expect("wait").is_none() {
-        if start.elapsed() > LIMIT {
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            return status;
+        }
+        // Not reaped yet (only `try_wait` reaps it), so the pid is still this child's.
+        let cpu = cpu_time(child.id());
+        if cpu > CPU_LIMIT || start.elapsed() > WALL_LIMIT {
             let _ = child.kill();
-            panic!("vutf8 ran for more than {LIMIT:?}: {cmd:?}");
+            let _ = child.wait();
+            panic!(
+                "vutf8 used {cpu:?} of CPU time in {:?} and was stopped: {what}",
+                start.elapsed()
+            );
         }
         std::thread::sleep(Duration::from_millis(5));
     }
-    Run::from(child.wait_with_output().expect("output"))
+}
+
+/// The CPU time that process `pid` has used, all its threads together (user and system),
+/// from `/proc/PID/stat`; zero where that cannot be read (then only [`WALL_LIMIT`] holds).
+fn cpu_time(pid: u32) -> Duration {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return Duration::ZERO;
+    };
+    // The fields after the command name, which is in parentheses and may hold anything:
+    // the 3rd field of the line (state) first, so utime and stime (14th and 15th) are the
+    // 12th and 13th here.
+    let after_name = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let ticks: u64 = after_name
+        .split_whitespace()
+        .skip(11)
+        .take(2)
+        .filter_map(|field| field.parse::<u64>().ok())
+        .sum();
+    // SAFETY: sysconf has no preconditions.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    Duration::from_millis(ticks.saturating_mul(1000) / per_second)
 }
 
 /// `vutf8 ARGS` in `dir` (paths in the output are then relative), with no colour
@@ -276,25 +337,34 @@ fn files_whose_size_is_not_what_stat_says() {
 
 #[test]
 fn a_file_that_grows_while_it_is_read_is_read_to_its_end() {
-    // A FIFO fed by a writer that pauses: the reader sees the input arrive in pieces,
-    // later than the check started, and takes it all.
+    // A FIFO fed piece by piece, each piece written only once the reader has taken every
+    // byte before it: the reader sees the input arrive in 21 reads, the first after the
+    // check started (opening a FIFO to write waits for its reader), and takes it all.
+    use std::os::unix::fs::OpenOptionsExt;
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("growing");
     let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
     assert!(made.success());
     let path = fifo.clone();
-    let writer = std::thread::spawn(move || {
+    let writer = std::thread::spawn(move || -> std::io::Result<()> {
         use std::io::Write;
-        let mut f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+        let mut f = std::fs::OpenOptions::new().write(true).open(path)?;
         for i in 0..20 {
-            f.write_all(format!("line {i} ✓\n").as_bytes()).unwrap();
-            f.flush().unwrap();
-            std::thread::sleep(Duration::from_millis(5));
+            f.write_all(format!("line {i} ✓\n").as_bytes())?;
+            common::wait_until_read(&f);
         }
-        f.write_all(b"\xE2\x82").unwrap();
+        f.write_all(b"\xE2\x82")
     });
     let r = run_in(dir.path(), &["growing"]);
-    writer.join().unwrap();
+    // Had vutf8 ended without opening the FIFO, the writer would wait in `open` for ever: a
+    // reader of our own lets it go on (its writes then fail), so the test ends and says so.
+    drop(
+        std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&fifo),
+    );
+    let written = writer.join().unwrap();
     assert_eq!(r.status, 1, "{r:?}");
     assert!(
         r.stdout
@@ -302,6 +372,7 @@ fn a_file_that_grows_while_it_is_read_is_read_to_its_end() {
         "{}",
         r.stdout
     );
+    written.expect("the whole input was written to the FIFO");
 }
 
 #[test]
@@ -437,18 +508,11 @@ fn a_mapped_file_truncated_while_checked_ends_the_run_with_a_message() {
         .set_len(0)
         .unwrap();
     let drain = std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > LIMIT {
-            let _ = child.kill();
-            panic!("vutf8 did not end after its file was truncated");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    let out = child.wait_with_output().unwrap();
+    let stderr = read_all(child.stderr.take().unwrap());
+    let status = wait_bounded(&mut child, "vutf8 --all on a file truncated while mapped");
     drain.join().unwrap().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{:?}: {stderr}", out.status);
+    let stderr = String::from_utf8_lossy(&stderr.join().unwrap()).into_owned();
+    assert_eq!(status.code(), Some(2), "{status:?}: {stderr}");
     assert!(
         stderr.contains("vutf8: a mapped file shrank while it was checked (SIGBUS)"),
         "{stderr}"

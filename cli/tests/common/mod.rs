@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use std::io::Write;
+use std::os::fd::AsRawFd;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -71,6 +72,35 @@ pub fn run_on(args: &[&str], path: &Path) -> Run {
     let mut cmd = vutf8();
     cmd.args(args).arg(path);
     run_cmd(cmd, b"")
+}
+
+/// Waits until the reader of the pipe or FIFO that `writer` writes to has read every byte
+/// written so far, or has closed its end. A test that writes its input in pieces calls it
+/// after each piece, so that each `read` of the reader returns exactly one piece, however
+/// busy the machine is (a pause between writes only makes that likely: a reader that is
+/// scheduled late finds several pieces waiting and takes them in one read).
+pub fn wait_until_read(writer: &impl AsRawFd) {
+    let fd = writer.as_raw_fd();
+    loop {
+        let mut queued: libc::c_int = 0;
+        // SAFETY: FIONREAD on a pipe writes one `c_int`, the number of bytes in the pipe
+        // (from either end), through the pointer, which points to one.
+        if unsafe { libc::ioctl(fd, libc::FIONREAD, &mut queued) } != 0 || queued == 0 {
+            return;
+        }
+        let mut poll = libc::pollfd {
+            fd,
+            events: 0,
+            revents: 0,
+        };
+        // SAFETY: one valid `pollfd`, no wait. A write end reports POLLERR once no reader
+        // is left: then nothing will read the bytes, and the caller's next write fails.
+        unsafe { libc::poll(&mut poll, 1, 0) };
+        if poll.revents & (libc::POLLERR | libc::POLLHUP) != 0 {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_micros(100));
+    }
 }
 
 /// Whether this process runs as root (which reads files whatever their permissions).
