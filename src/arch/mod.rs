@@ -41,7 +41,33 @@
 
 use crate::backend::Backend;
 
+// The algorithm written once and its vector trait. Declared here, not inside `backends!`,
+// so that tools that walk the module tree (cargo-mutants: scripts/mutants.sh) see them;
+// where a target's table is empty (the condition is the negation of the tables' cfgs
+// below) nothing calls them.
+#[cfg_attr(
+    not(any(
+        target_arch = "x86",
+        target_arch = "x86_64",
+        all(target_arch = "aarch64", target_feature = "neon"),
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )),
+    allow(dead_code)
+)]
+pub(crate) mod generic;
 pub(crate) mod portable;
+#[cfg(test)]
+mod primitive_tests;
+#[cfg_attr(
+    not(any(
+        target_arch = "x86",
+        target_arch = "x86_64",
+        all(target_arch = "aarch64", target_feature = "neon"),
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )),
+    allow(dead_code)
+)]
+pub(crate) mod vector;
 
 /// The signature every backend's raw validator shares; see the module documentation. The
 /// second argument, `at`, is where the input starts in the text it belongs to: 0 for a whole
@@ -152,15 +178,11 @@ macro_rules! entry_points {
 }
 
 /// Declares this target's backend modules and its table of vector backends (`BACKENDS`),
-/// and `for_each_vector` for the tests. With no entries, the generic algorithm is not
-/// compiled at all (nor are the macros above used), and the vector trait only for the tests.
+/// and `for_each_vector` for the tests. With no entries, the macros above are not used and
+/// nothing calls the generic algorithm.
 macro_rules! backends {
     (mod $arch:ident; $($(#[$attr:meta])* $backend:ident: $vector:ty, $validate:path, $count:path, $($feature:tt),+;)+) => {
         pub(crate) mod $arch;
-        pub(crate) mod generic;
-        pub(crate) mod vector;
-        #[cfg(test)]
-        mod primitive_tests;
 
         /// This target's vector backends, narrowest first.
         const BACKENDS: &[Entry] = &[$($(#[$attr])* Entry {
@@ -186,16 +208,9 @@ macro_rules! backends {
         }
     };
     () => {
-        // No vector backend: the vector trait and the primitive tests are still compiled
-        // for the tests, so that every target lists the same tests (scripts/test-cross.sh
-        // checks it); here they run for no vector type.
-        #[cfg(test)]
-        #[allow(dead_code)]
-        pub(crate) mod vector;
-        #[cfg(test)]
-        #[allow(dead_code)]
-        mod primitive_tests;
-
+        // No vector backend: the vector trait, the algorithm and the primitive tests are
+        // still compiled (the tests list the same tests on every target, which
+        // scripts/test-cross.sh checks); here they run for no vector type.
         /// No vector backend on this target.
         const BACKENDS: &[Entry] = &[];
 
@@ -379,8 +394,9 @@ mod dispatch {
         let f = best.map_or(portable::fallback_validate as RawValidate, |e| e.raw);
         let count = best.map_or(portable::count_non_continuation as CountFn, |e| e.count);
         WORDS_FIRST.store(best.is_none_or(|e| e.words_first), Ordering::Relaxed);
-        CHOSEN.store(f as *mut (), Ordering::Relaxed);
-        COUNT.store(count as *mut (), Ordering::Relaxed);
+        // Release: a thread that sees the chosen pointers sees WORDS_FIRST too.
+        CHOSEN.store(f as *mut (), Ordering::Release);
+        COUNT.store(count as *mut (), Ordering::Release);
         (f, count)
     }
 
@@ -401,7 +417,7 @@ mod dispatch {
     /// Runs the counter that `choose` chose (choosing it on first use).
     #[inline]
     pub(super) fn count(bytes: &[u8]) -> usize {
-        let f = COUNT.load(Ordering::Relaxed);
+        let f = COUNT.load(Ordering::Acquire);
         // SAFETY: COUNT only ever holds `detect_count` or the counter of an `entry` or the
         // portable one, all of type CountFn, stored as pointers of that type.
         let f = unsafe { core::mem::transmute::<*mut (), CountFn>(f) };
@@ -412,7 +428,7 @@ mod dispatch {
     /// Runs the validator that `detect` chose (choosing it on first use).
     #[inline]
     pub(super) fn validate(input: &[u8], at: usize) -> Result<(), usize> {
-        let f = CHOSEN.load(Ordering::Relaxed);
+        let f = CHOSEN.load(Ordering::Acquire);
         // SAFETY: CHOSEN only ever holds `detect` or the raw validator of an `entry` or the
         // fallback, all of type RawValidate, stored as pointers of that type.
         let f = unsafe { core::mem::transmute::<*mut (), RawValidate>(f) };

@@ -36,7 +36,10 @@ fn each_vector(mut t: impl VectorTest) {
         .filter(|e| (e.detect)())
         .map(|e| e.backend.name())
         .collect();
-    assert_eq!(ran, runnable, "the vector types tested are the backends this CPU runs");
+    assert_eq!(
+        ran, runnable,
+        "the vector types tested are the backends this CPU runs"
+    );
 }
 
 /// One binary operation against its per-byte model.

@@ -231,4 +231,3 @@ impl<V: Vector> Tables<V> {
         input.saturating_sub(self.incomplete_max)
     }
 }
-

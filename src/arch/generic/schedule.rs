@@ -244,7 +244,12 @@ impl<V: Vector> State<V> {
     /// # Safety
     /// `ptr` is valid for reads of `SHORT_BELOW` bytes or more, and `3 <= head <= BLOCK`.
     #[inline(always)]
-    unsafe fn first_blocks(&mut self, t: &Tables<V>, ptr: *const u8, head: usize) -> Result<usize, usize> {
+    unsafe fn first_blocks(
+        &mut self,
+        t: &Tables<V>,
+        ptr: *const u8,
+        head: usize,
+    ) -> Result<usize, usize> {
         // SAFETY: the first block lies inside the caller's guarantee.
         unsafe { self.block::<false, false>(t, ptr) };
         if self.error.any_set() {
@@ -269,7 +274,13 @@ impl<V: Vector> State<V> {
     /// # Safety
     /// `ptr` is valid for reads of `len` bytes, and `3 <= pos`.
     #[inline(always)]
-    unsafe fn blocks(&mut self, t: &Tables<V>, ptr: *const u8, mut pos: usize, len: usize) -> Result<usize, usize> {
+    unsafe fn blocks(
+        &mut self,
+        t: &Tables<V>,
+        ptr: *const u8,
+        mut pos: usize,
+        len: usize,
+    ) -> Result<usize, usize> {
         while pos + BLOCK <= len {
             // SAFETY: 3 <= pos and pos + BLOCK <= len, so the block and the 3 bytes before
             // it lie inside the caller's guarantee.
@@ -291,7 +302,13 @@ impl<V: Vector> State<V> {
     /// `ptr` is valid for reads of `len` bytes, `len >= 2 * BLOCK`, and
     /// `len - BLOCK < pos <= len`.
     #[inline(always)]
-    unsafe fn finish(&mut self, t: &Tables<V>, ptr: *const u8, pos: usize, len: usize) -> Result<(), usize> {
+    unsafe fn finish(
+        &mut self,
+        t: &Tables<V>,
+        ptr: *const u8,
+        pos: usize,
+        len: usize,
+    ) -> Result<(), usize> {
         if pos < len {
             let start = len - BLOCK;
             // SAFETY: start >= BLOCK >= V::BYTES.
