@@ -312,12 +312,7 @@ fn sweep(pattern: &Pattern, plan: &Plan, backends: &[Backend], place: usize) -> 
                         assert_eq!(b.validate(input), Err(want), "{b}, {}", what());
                         assert!(!b.is_valid(input), "{b} is_valid, {}", what());
                     }
-                    assert_eq!(
-                        vutf8::from_utf8(input).map(|_| ()),
-                        Err(want),
-                        "{}",
-                        what()
-                    );
+                    assert_eq!(vutf8::from_utf8(input).map(|_| ()), Err(want), "{}", what());
                     assert!(!vutf8::is_valid(input), "is_valid, {}", what());
                     let [whole, split] = stream(input, o + n / 2 + 1);
                     assert_eq!(whole, Err(want), "Validator, {}", what());
