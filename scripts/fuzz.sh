@@ -7,7 +7,7 @@
 # in fuzz/artifacts/<target>/ and the log's tail is printed.
 #
 # Usage: scripts/fuzz.sh SECONDS_PER_TARGET [TARGET...]
-#        (targets: differential mutate_valid stream_chunks; default: all)
+#        (targets: differential mutate_valid stream_chunks records; default: all)
 #        VUTF8_FUZZ_JOBS=N runs N targets at a time, each on a core of its own (default 1).
 # Needs the nightly toolchain (for -Zsanitizer); installs cargo-fuzz and a C++ compiler
 # (for libFuzzer) if missing. See docs/RELIABILITY.md.
@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 secs=${1:?usage: scripts/fuzz.sh SECONDS_PER_TARGET [TARGET...]}
 shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(differential mutate_valid stream_chunks)
+[ ${#targets[@]} -gt 0 ] || targets=(differential mutate_valid stream_chunks records)
 
 if ! rustup run nightly rustc --version >/dev/null 2>&1; then
     rustup toolchain install nightly --profile minimal

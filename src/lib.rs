@@ -35,6 +35,9 @@
 //! - [`Validator`] checks a stream that arrives in chunks of any size, with error offsets
 //!   counted from the start of the stream; `Reader` and `StrChunks` (feature `std`)
 //!   validate while reading from an `std::io::Read` / `std::io::BufRead`.
+//! - [`records`] cuts a buffer into records (log lines: [`records::lines`]; any ASCII
+//!   delimiter: [`records::split`]) and gives each its verdict, from one pass over the
+//!   buffer rather than a call per record.
 //! - `par_from_utf8` and `par_is_valid` (feature `rayon`) check one large input on all
 //!   cores, with the same result as [`from_utf8`] / [`is_valid`].
 //!
@@ -70,6 +73,7 @@ pub mod netutf;
 mod parallel;
 #[cfg(feature = "std")]
 mod reader;
+pub mod records;
 pub mod scalar;
 mod stream;
 #[doc(hidden)]

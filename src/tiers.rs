@@ -109,6 +109,10 @@ pub const DENSE_GROUPS: usize = 8;
 /// loop is faster than the scalar decoder's there.
 pub const FALLBACK_STD_BELOW: usize = 16;
 
+/// [`crate::records`] marks the delimiters of this many bytes (a window) at a time, and
+/// validates the window's records up to its last delimiter in one call.
+pub const RECORD_WINDOW: usize = 64 * BLOCK;
+
 /// [`crate::count_chars`] counts inputs shorter than this a word at a time.
 pub const COUNT_PORTABLE_BELOW: usize = 64;
 
@@ -118,6 +122,7 @@ pub const COUNT_PORTABLE_BELOW: usize = 64;
 pub const COUNT_PIECE: usize = 16 * 1024;
 
 const _: () = assert!(SHORT_BELOW >= 2 * BLOCK);
+const _: () = assert!(RECORD_WINDOW.is_multiple_of(BLOCK) && RECORD_WINDOW >= BLOCK);
 const _: () = assert!(BUSY_BLOCKS <= LOOP_GROUP && BUSY_GROUPS >= 1 && DENSE_GROUPS >= 1);
 const _: () = assert!(STD_BELOW <= REGISTER_128 && REGISTER_128 <= REGISTER_256);
 const _: () = assert!(REGISTER_256 <= REGISTER_512 && REGISTER_512 <= BLOCK);

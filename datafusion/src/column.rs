@@ -13,7 +13,7 @@ use arrow::buffer::{BooleanBuffer, NullBuffer};
 use arrow::datatypes::DataType;
 
 use crate::error::Utf8ArrayError;
-use crate::verdict::{range_is_valid, ErrorMap, InOrder};
+use vutf8::records::RangeMap;
 
 /// The longest value a view holds inline, in the view itself (Arrow's layout).
 pub(crate) const MAX_INLINE: usize = MAX_INLINE_VIEW_LEN as usize;
@@ -119,12 +119,12 @@ fn offset_verdicts<O: OffsetSizeTrait>(array: &GenericBinaryArray<O>) -> Boolean
     let offsets = array.value_offsets();
     let first = offsets[0].as_usize();
     let window = &array.value_data()[first..offsets[array.len()].as_usize()];
-    let map = ErrorMap::of(window);
-    let mut in_order = InOrder::new(&map);
+    let map = RangeMap::new(window);
+    let mut in_order = map.in_order();
     BooleanBuffer::collect_bool(array.len(), |i| {
         let start = offsets[i].as_usize() - first;
         let end = offsets[i + 1].as_usize() - first;
-        in_order.range_is_valid(window, start, end)
+        in_order.is_valid(start..end)
     })
 }
 
@@ -133,7 +133,7 @@ fn offset_verdicts<O: OffsetSizeTrait>(array: &GenericBinaryArray<O>) -> Boolean
 fn view_verdicts(array: &BinaryViewArray) -> BooleanBuffer {
     let views = array.views();
     let buffers = array.data_buffers();
-    let mut maps: Vec<Option<ErrorMap>> = (0..buffers.len()).map(|_| None).collect();
+    let mut maps: Vec<Option<RangeMap<'_>>> = (0..buffers.len()).map(|_| None).collect();
     BooleanBuffer::collect_bool(array.len(), |i| {
         let view = views[i];
         let len = view as u32 as usize;
@@ -149,8 +149,8 @@ fn view_verdicts(array: &BinaryViewArray) -> BooleanBuffer {
         let view = ByteView::from(view);
         let index = view.buffer_index as usize;
         let buffer = buffers[index].as_slice();
-        let map = maps[index].get_or_insert_with(|| ErrorMap::of(buffer));
+        let map = maps[index].get_or_insert_with(|| RangeMap::new(buffer));
         let start = view.offset as usize;
-        range_is_valid(buffer, map, start, start + len)
+        map.is_valid(start..start + len)
     })
 }

@@ -17,7 +17,7 @@
 //! The idea that makes the kernels fast: the rows of an Arrow array are ranges of a few
 //! large buffers, so each buffer is validated **once**, at vutf8's full speed, and each row
 //! is then decided in constant time from the errors found and the bytes at its two ends
-//! ([`verdict`] explains why that is exact). Standard-library code validates row by row,
+//! ([`vutf8::records::RangeMap`] explains why that is exact). Standard-library code validates row by row,
 //! paying a call and a tail per row.
 //!
 //! ```
@@ -46,7 +46,6 @@ mod error;
 pub mod functions;
 pub mod kernels;
 mod output;
-pub mod verdict;
 
 use std::sync::Arc;
 

@@ -5,24 +5,25 @@
 //!
 //! ```text
 //! backends! { mod x86;
-//!     Sse42:  x86::sse42::Sse42Vector,   x86::sse42::validate,  portable::count_non_continuation, "sse4.2";
-//!     Avx2:   x86::avx2::Avx2Vector,     x86::avx2::validate,   x86::count::count_non_continuation, "avx2";
+//!     Sse42:  x86::sse42::Sse42Vector,   x86::sse42::validate,  portable::count_non_continuation,  x86::sse42::marks,  "sse4.2";
+//!     Avx2:   x86::avx2::Avx2Vector,     x86::avx2::validate,   x86::count::count_non_continuation, x86::avx2::marks,   "avx2";
 //!     #[cfg(feature = "avx512")]
-//!     Avx512: x86::avx512::Avx512Vector, x86::avx512::validate, x86::count::count_non_continuation, "avx512f", "avx512bw";
+//!     Avx512: x86::avx512::Avx512Vector, x86::avx512::validate, x86::count::count_non_continuation, x86::avx512::marks, "avx512f", "avx512bw";
 //! }
 //! ```
 //!
 //! Each entry names the [`Backend`], its vector type, its raw validator (an
 //! `unsafe fn(&[u8], usize) -> Result<(), usize>`: the generic algorithm inlined into one
 //! `#[target_feature]` function), its character counter ([`CountFn`]; the portable one of
-//! [`portable`] where the backend has none of its own) and the target features it needs
+//! [`portable`] where the backend has none of its own), its delimiter search ([`MarksFn`], from
+//! its [`entry_points!`]) and the target features it needs
 //! (all of them must be there); `cfg` attributes on an entry leave it out of builds without it. Everything else
 //! is written once over that table:
 //!
 //! - [`is_available`], [`raw`], [`selected`]: can this CPU run a given backend, its raw
 //!   validator, and the widest one it can run.
-//! - [`validate`] and [`count_non_continuation`]: run the best backend's validator or
-//!   counter. When the widest backend of the table is enabled at
+//! - [`validate`], [`count_non_continuation`] and [`marks`]: run the best backend's
+//!   validator, counter or delimiter search. When the widest backend of the table is enabled at
 //!   compile time (`-C target-cpu=native`, and always for NEON on aarch64), or there is no
 //!   run-time detection (no `std`, or a target without it), the choice is made at compile
 //!   time and called directly. Otherwise (x86 with `std`) the first call detects the CPU and
@@ -80,6 +81,10 @@ pub(crate) type RawValidate = unsafe fn(&[u8], usize) -> Result<(), usize>;
 /// are not continuation bytes (`80..BF`).
 pub(crate) type CountFn = unsafe fn(&[u8]) -> usize;
 
+/// The signature of a backend's delimiter search ([`generic::marks`]): the bits of the bytes
+/// of a window that equal a byte, written into the words of a bit set.
+pub(crate) type MarksFn = unsafe fn(&[u8], u8, &mut [u64]);
+
 /// One vector backend of this target: a row of its [`backends!`] table.
 struct Entry {
     backend: Backend,
@@ -89,6 +94,9 @@ struct Entry {
     /// only be called where `detect` returns true. The portable one where the backend has
     /// none of its own.
     count: CountFn,
+    /// The delimiter search (the `marks` of its [`entry_points!`]); may only be called where
+    /// `detect` returns true.
+    marks: MarksFn,
     /// Whether the target feature is enabled at compile time (then `detect` is always true).
     compiled: bool,
     /// Whether this CPU has the target feature (cached by `std`'s detection).
@@ -129,10 +137,10 @@ cfg_if::cfg_if! {
     }
 }
 
-/// Defines a backend's two `#[target_feature]` functions, into which the generic schedule
-/// and algorithm are inlined and so compiled for that instruction set: `validate`, its raw
-/// validator (see the module documentation), and its cold `locate`, kept out of the hot
-/// function. A backend may need several target features (AVX-512: AVX512F and AVX512BW).
+/// Defines a backend's three `#[target_feature]` functions, into which the generic code is
+/// inlined and so compiled for that instruction set: `validate`, its raw validator (see
+/// the module documentation), its cold `locate`, kept out of the hot function, and
+/// `marks`, the search for record delimiters ([`MarksFn`]). A backend may need several target features (AVX-512: AVX512F and AVX512BW).
 /// With `; below N => narrower::validate`, inputs
 /// shorter than `N` bytes go to a narrower backend whose target features this one's imply
 /// (AVX2 hands inputs shorter than its register to SSE4.2).
@@ -161,6 +169,18 @@ macro_rules! entry_points {
             }
         }
 
+        /// Marks the bytes of `window` equal to `byte`, a bit per byte, with this backend:
+        /// see [`generic::marks`](crate::arch::generic::marks::marks).
+        ///
+        /// # Safety
+        /// The CPU supports this backend's target features.
+        $(#[target_feature(enable = $feature)])+
+        pub(crate) unsafe fn marks(window: &[u8], byte: u8, marks: &mut [u64]) {
+            // SAFETY: the caller guarantees the target features, and this function enables
+            // them.
+            unsafe { crate::arch::generic::marks::marks::<$vector>(window, byte, marks) }
+        }
+
         /// The cold path of [`validate`]: see
         /// [`schedule::locate`](crate::arch::generic::schedule::locate).
         ///
@@ -181,7 +201,7 @@ macro_rules! entry_points {
 /// and `for_each_vector` for the tests. With no entries, the macros above are not used and
 /// nothing calls the generic algorithm.
 macro_rules! backends {
-    (mod $arch:ident; $($(#[$attr:meta])* $backend:ident: $vector:ty, $validate:path, $count:path, $($feature:tt),+;)+) => {
+    (mod $arch:ident; $($(#[$attr:meta])* $backend:ident: $vector:ty, $validate:path, $count:path, $marks:path, $($feature:tt),+;)+) => {
         pub(crate) mod $arch;
 
         /// This target's vector backends, narrowest first.
@@ -189,6 +209,7 @@ macro_rules! backends {
             backend: Backend::$backend,
             raw: $validate as RawValidate,
             count: $count as CountFn,
+            marks: $marks as MarksFn,
             compiled: $(cfg!(target_feature = $feature))&&+,
             detect: || $(has!($feature))&&+,
             words_first: !(<$vector as vector::Vector>::LOADS_PARTIAL
@@ -225,19 +246,19 @@ macro_rules! backends {
 cfg_if::cfg_if! {
     if #[cfg(any(target_arch = "x86", target_arch = "x86_64"))] {
         backends! { mod x86;
-            Sse42: x86::sse42::Sse42Vector, x86::sse42::validate, portable::count_non_continuation, "sse4.2";
-            Avx2: x86::avx2::Avx2Vector, x86::avx2::validate, x86::count::count_non_continuation, "avx2";
+            Sse42: x86::sse42::Sse42Vector, x86::sse42::validate, portable::count_non_continuation, x86::sse42::marks, "sse4.2";
+            Avx2: x86::avx2::Avx2Vector, x86::avx2::validate, x86::count::count_non_continuation, x86::avx2::marks, "avx2";
             // AVX512F implies AVX2, so AVX-512 counts with the AVX2 counter.
             #[cfg(feature = "avx512")]
-            Avx512: x86::avx512::Avx512Vector, x86::avx512::validate, x86::count::count_non_continuation, "avx512f", "avx512bw";
+            Avx512: x86::avx512::Avx512Vector, x86::avx512::validate, x86::count::count_non_continuation, x86::avx512::marks, "avx512f", "avx512bw";
         }
     } else if #[cfg(all(target_arch = "aarch64", target_feature = "neon"))] {
         backends! { mod aarch64;
-            Neon: aarch64::neon::NeonVector, aarch64::neon::validate, portable::count_non_continuation, "neon";
+            Neon: aarch64::neon::NeonVector, aarch64::neon::validate, portable::count_non_continuation, aarch64::neon::marks, "neon";
         }
     } else if #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))] {
         backends! { mod wasm32;
-            Simd128: wasm32::simd128::Simd128Vector, wasm32::simd128::validate, portable::count_non_continuation, "simd128";
+            Simd128: wasm32::simd128::Simd128Vector, wasm32::simd128::validate, portable::count_non_continuation, wasm32::simd128::marks, "simd128";
         }
     } else {
         backends! {}
@@ -356,6 +377,77 @@ mod tests {
         assert_eq!(super::ascii_words_first(), !masked);
         assert_eq!(masked, super::selected() == crate::backend::Backend::Avx512);
     }
+
+    /// The delimiter search of every backend this CPU runs, and the one `marks` dispatches
+    /// to, against the portable one: windows of every length up to three blocks and
+    /// around a records window, at every alignment of a block, each byte value a delimiter.
+    #[test]
+    fn every_delimiter_search_equals_the_portable_one() {
+        use crate::tiers::{BLOCK, RECORD_WINDOW};
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let data: std::vec::Vec<u8> = (0..RECORD_WINDOW + 4 * BLOCK)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // Mostly a few values (many matches), now and then any byte.
+                let b = (x >> 32) as u8;
+                if b < 200 {
+                    b & 0x8A
+                } else {
+                    b
+                }
+            })
+            .collect();
+        let mut lengths: std::vec::Vec<usize> = (0..=3 * BLOCK).collect();
+        lengths.extend(RECORD_WINDOW - 2..=RECORD_WINDOW);
+        let runnable: std::vec::Vec<_> = super::BACKENDS.iter().filter(|e| (e.detect)()).collect();
+        let words = RECORD_WINDOW / BLOCK;
+        let mut searches = 0;
+        for &len in &lengths {
+            for start in (0..BLOCK).step_by(if len > 3 * BLOCK { 16 } else { 1 }) {
+                let window = &data[start..start + len];
+                for byte in [
+                    0x00,
+                    0x0A,
+                    0x08,
+                    0x82,
+                    0x8A,
+                    0xFF,
+                    window.first().copied().unwrap_or(1),
+                ] {
+                    let mut want = std::vec![0x5555u64; words];
+                    super::portable::marks(window, byte, &mut want);
+                    for (i, &w) in want.iter().enumerate().take(len.div_ceil(BLOCK)) {
+                        let model = window[i * BLOCK..len.min((i + 1) * BLOCK)]
+                            .iter()
+                            .enumerate()
+                            .fold(0u64, |m, (j, &b)| m | u64::from(b == byte) << j);
+                        assert_eq!(w, model, "portable marks, word {i}");
+                    }
+                    for e in &runnable {
+                        let mut got = std::vec![0x5555u64; words];
+                        // SAFETY: `detect` said this CPU runs the backend.
+                        unsafe { (e.marks)(window, byte, &mut got) };
+                        assert_eq!(
+                            got,
+                            want,
+                            "{}: {len} bytes from {start}, {byte:#04X}",
+                            e.backend.name()
+                        );
+                    }
+                    let mut got = std::vec![0x5555u64; words];
+                    super::marks(window, byte, &mut got);
+                    assert_eq!(
+                        got, want,
+                        "dispatched: {len} bytes from {start}, {byte:#04X}"
+                    );
+                    searches += 1;
+                }
+            }
+        }
+        assert!(searches > 10_000, "{searches}");
+    }
 }
 
 /// Runs the best backend this CPU has (see the module documentation) on `input`, which
@@ -373,7 +465,7 @@ pub(crate) fn validate(input: &[u8], at: usize) -> Result<(), usize> {
 /// Run-time dispatch (x86 with `std`): a static pointer that starts at `detect`.
 #[cfg(feature = "std")]
 mod dispatch {
-    use super::{entry, portable, selected, CountFn, RawValidate};
+    use super::{entry, portable, selected, CountFn, MarksFn, RawValidate};
     use core::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 
     /// The chosen raw validator; starts as `detect`, which replaces itself.
@@ -386,32 +478,55 @@ mod dispatch {
     /// The chosen counter; starts as `detect_count`, which replaces itself.
     static COUNT: AtomicPtr<()> = AtomicPtr::new(detect_count as *mut ());
 
+    /// The chosen delimiter search; starts as `detect_marks`, which replaces itself.
+    static MARKS: AtomicPtr<()> = AtomicPtr::new(detect_marks as *mut ());
+
     /// The choice, made once: the table entry of the widest backend this CPU runs (none:
-    /// the portable fallbacks), stored in the three statics. Returns the validator and the
-    /// counter.
-    fn choose() -> (RawValidate, CountFn) {
+    /// the portable fallbacks), stored in the four statics. Returns the validator, the
+    /// counter and the delimiter search.
+    fn choose() -> (RawValidate, CountFn, MarksFn) {
         let best = entry(selected());
         let f = best.map_or(portable::fallback_validate as RawValidate, |e| e.raw);
         let count = best.map_or(portable::count_non_continuation as CountFn, |e| e.count);
+        let marks = best.map_or(portable::marks as MarksFn, |e| e.marks);
         WORDS_FIRST.store(best.is_none_or(|e| e.words_first), Ordering::Relaxed);
         // Release: a thread that sees the chosen pointers sees WORDS_FIRST too.
         CHOSEN.store(f as *mut (), Ordering::Release);
         COUNT.store(count as *mut (), Ordering::Release);
-        (f, count)
+        MARKS.store(marks as *mut (), Ordering::Release);
+        (f, count, marks)
     }
 
     /// First call only: choose, remember, and run.
     unsafe fn detect(input: &[u8], at: usize) -> Result<(), usize> {
-        let (f, _) = choose();
+        let (f, _, _) = choose();
         // SAFETY: `entry` only returns entries whose backend this CPU can run.
         unsafe { f(input, at) }
     }
 
     /// First count only: choose, remember, and count.
     unsafe fn detect_count(bytes: &[u8]) -> usize {
-        let (_, count) = choose();
+        let (_, count, _) = choose();
         // SAFETY: as in `detect`.
         unsafe { count(bytes) }
+    }
+
+    /// First delimiter search only: choose, remember, and search.
+    unsafe fn detect_marks(window: &[u8], byte: u8, marks: &mut [u64]) {
+        let (_, _, f) = choose();
+        // SAFETY: as in `detect`.
+        unsafe { f(window, byte, marks) }
+    }
+
+    /// Runs the delimiter search that `choose` chose (choosing it on first use).
+    #[inline]
+    pub(super) fn marks(window: &[u8], byte: u8, marks: &mut [u64]) {
+        let f = MARKS.load(Ordering::Acquire);
+        // SAFETY: MARKS only ever holds `detect_marks` or the search of an `entry` or the
+        // portable one, all of type MarksFn, stored as pointers of that type.
+        let f = unsafe { core::mem::transmute::<*mut (), MarksFn>(f) };
+        // SAFETY: `detect_marks` checks the CPU; the others were checked by it.
+        unsafe { f(window, byte, marks) }
     }
 
     /// Runs the counter that `choose` chose (choosing it on first use).
@@ -463,6 +578,12 @@ mod dispatch {
     pub(super) fn count(bytes: &[u8]) -> usize {
         super::portable::count_non_continuation(bytes)
     }
+
+    /// Never called: see [`super::STATIC_ENTRY`].
+    #[inline]
+    pub(super) fn marks(window: &[u8], byte: u8, marks: &mut [u64]) {
+        super::portable::marks(window, byte, marks)
+    }
 }
 
 /// The number of bytes that are not continuation bytes (character counting,
@@ -476,5 +597,18 @@ pub(crate) fn count_non_continuation(bytes: &[u8]) -> usize {
         Some(Some(entry)) => unsafe { (entry.count)(bytes) },
         Some(None) => portable::count_non_continuation(bytes),
         None => dispatch::count(bytes),
+    }
+}
+
+/// Marks the bytes of `window` equal to `byte` in `marks`, a bit per byte (bit `i % 64` of
+/// `marks[i / 64]`), with the search of the backend [`validate`] runs (the `marks` column of
+/// the table), chosen the same way. Panics when `marks` has fewer than `window.len()` bits.
+#[inline]
+pub(crate) fn marks(window: &[u8], byte: u8, marks: &mut [u64]) {
+    match STATIC_ENTRY {
+        // SAFETY: a compiled-in backend's features are enabled for the whole program.
+        Some(Some(entry)) => unsafe { (entry.marks)(window, byte, marks) },
+        Some(None) => portable::marks(window, byte, marks),
+        None => dispatch::marks(window, byte, marks),
     }
 }

@@ -1,10 +1,10 @@
 //! What every target has, whatever its vector instructions: the scalar decoder as a raw
-//! validator, the fallback where no vector backend runs, and the word-at-a-time count of
-//! characters. The table of backends (`super`) uses these where a backend has nothing
+//! validator, the fallback where no vector backend runs, the word-at-a-time count of
+//! characters, and the byte-wise marks of record delimiters. The table of backends (`super`) uses these where a backend has nothing
 //! better; the x86 counter uses the word-wise count for its last bytes.
 
 use crate::grammar::is_continuation;
-use crate::tiers::FALLBACK_STD_BELOW;
+use crate::tiers::{BLOCK, FALLBACK_STD_BELOW};
 
 /// The scalar decoder as a raw validator: its error position is exact.
 pub(crate) fn scalar_validate(input: &[u8], _at: usize) -> Result<(), usize> {
@@ -22,6 +22,27 @@ pub(crate) fn fallback_validate(input: &[u8], at: usize) -> Result<(), usize> {
     } else {
         scalar_validate(input, at)
     }
+}
+
+/// The record delimiters' marks where no vector backend runs: see
+/// [`generic::marks`](super::generic::marks::marks), whose contract this keeps.
+pub(crate) fn marks(window: &[u8], byte: u8, marks: &mut [u64]) {
+    assert!(
+        window.len().div_ceil(BLOCK) <= marks.len(),
+        "a bit for every byte of the window"
+    );
+    for (chunk, word) in window.chunks(BLOCK).zip(marks.iter_mut()) {
+        *word = mark_word(chunk, byte);
+    }
+}
+
+/// The marks of at most 64 bytes: bit `i` set when `chunk[i] == byte`.
+pub(crate) fn mark_word(chunk: &[u8], byte: u8) -> u64 {
+    debug_assert!(chunk.len() <= BLOCK);
+    chunk
+        .iter()
+        .enumerate()
+        .fold(0, |bits, (i, &b)| bits | u64::from(b == byte) << i)
 }
 
 /// The number of bytes that are not continuation bytes, a machine word at a time: in each

@@ -207,3 +207,37 @@ impl VectorTest for Reductions {
 fn any_set_and_is_ascii() {
     each_vector(Reductions);
 }
+
+struct EqMask;
+impl VectorTest for EqMask {
+    unsafe fn run<V: Vector>(&mut self, name: &str) {
+        for seed in 0..500 {
+            // Few distinct values, so that many bytes are equal.
+            let a: std::vec::Vec<u8> = bytes(seed, V::BYTES).iter().map(|b| b & 0x83).collect();
+            let b: std::vec::Vec<u8> = bytes(seed + 7, V::BYTES).iter().map(|b| b & 0x83).collect();
+            // SAFETY: the caller guarantees the instruction set; a and b hold V::BYTES.
+            let (va, vb) =
+                unsafe { (V::load_unaligned(a.as_ptr()), V::load_unaligned(b.as_ptr())) };
+            let want = a
+                .iter()
+                .zip(&b)
+                .enumerate()
+                .fold(0u64, |m, (i, (x, y))| m | u64::from(x == y) << i);
+            assert_eq!(
+                va.eq_mask(vb),
+                want,
+                "{name}: eq_mask of {a:02X?} and {b:02X?}"
+            );
+        }
+        // SAFETY: the caller guarantees the instruction set.
+        let (zero, ones) = unsafe { (V::splat(0), V::splat(0xFF)) };
+        let all = u64::MAX >> (64 - V::BYTES);
+        assert_eq!(zero.eq_mask(zero), all, "{name}: eq_mask all equal");
+        assert_eq!(zero.eq_mask(ones), 0, "{name}: eq_mask none equal");
+    }
+}
+
+#[test]
+fn eq_mask() {
+    each_vector(EqMask);
+}

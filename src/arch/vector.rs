@@ -6,7 +6,8 @@
 //! loads, bitwise logic, a per-byte shift right by 4, a 16-entry table lookup
 //! (`pshufb`, `vqtbl1q_u8`, `u8x16_swizzle`), shifting in the last 1, 2 or 3 bytes of the
 //! previous register (`palignr`, `vextq_u8`, `i8x16_shuffle`), a saturating subtraction and
-//! two reductions ("any high bit set", "any bit set").
+//! two reductions ("any high bit set", "any bit set"), and for the delimiters of records a
+//! byte-wise compare reduced to a bit mask.
 //!
 //! **Holding a value is the proof that the instruction set exists.** Every way to *make* a
 //! vector (`load_unaligned`, `splat`, `repeat16`) is an `unsafe fn` whose contract is that
@@ -111,6 +112,10 @@ pub(crate) trait Vector: Copy {
     fn is_ascii(self) -> bool;
     /// True when any bit of any byte is set.
     fn any_set(self) -> bool;
+    /// One bit per byte, in memory order: bit `i` is set when byte `i` of `self` equals
+    /// byte `i` of `other`; the bits from `BYTES` up are zero. (Finding record delimiters:
+    /// [`generic::marks`](crate::arch::generic::marks).)
+    fn eq_mask(self, other: Self) -> u64;
 
     /// Asks the CPU to bring the 64 bytes at `ptr` into the nearest cache now, because they
     /// will be read soon. A hint: it never faults, whatever `ptr` is, and reads nothing.

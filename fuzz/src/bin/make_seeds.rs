@@ -8,7 +8,9 @@
 //! - `mutate_valid`: every script at those lengths with no edit, and at a few of them with
 //!   each kind of edit near the start, the middle and the end;
 //! - `stream_chunks`: a selection of the `differential` seeds, each with several
-//!   chunkings (1-byte, 3-byte, odd sizes with empty chunks, 64-byte, whole).
+//!   chunkings (1-byte, 3-byte, odd sizes with empty chunks, 64-byte, whole);
+//! - `records`: half of the `differential` seeds with their spaces turned into LF, CRLF
+//!   or NUL (`lines`, and `split` at NUL).
 //!
 //! Deterministic: the same files every run (named by what they hold). Existing files in
 //! the folders (what fuzzing added) are kept.
@@ -149,7 +151,29 @@ fn main() {
         }
     }
 
-    for out in [differential, mutate_valid, stream_chunks] {
+    // `records`: the raw inputs with spaces turned into line ends (LF for `lines`, CRLF, and
+    // NUL for `split` at NUL), so that the records have every length and many end inside a
+    // character.
+    let mut records = Out::new(&root, "records");
+    for (i, (name, bytes)) in raw.iter().enumerate() {
+        if i % 2 != 0 {
+            continue;
+        }
+        let lf: Vec<u8> = bytes.iter().map(|&b| if b == b' ' { b'\n' } else { b }).collect();
+        let crlf: Vec<u8> = bytes
+            .iter()
+            .flat_map(|&b| if b == b' ' { &b"\r\n"[..] } else { std::slice::from_ref(&b) })
+            .copied()
+            .collect();
+        let nul: Vec<u8> = bytes.iter().map(|&b| if b == b' ' { 0 } else { b }).collect();
+        for (how, first, body) in [("lf", 0u8, lf), ("crlf", 0, crlf), ("nul", 1, nul)] {
+            let mut input = vec![first];
+            input.extend(body);
+            records.write(&format!("{name}-{how}"), &input);
+        }
+    }
+
+    for out in [differential, mutate_valid, stream_chunks, records] {
         println!("{} seeds in {}", out.count, out.dir.display());
     }
 }

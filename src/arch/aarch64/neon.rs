@@ -116,6 +116,19 @@ impl Vector for NeonVector {
         // SAFETY: a NeonVector exists only where NEON does; the reinterpretation is free.
         unsafe { vmaxvq_u32(vreinterpretq_u32_u8(self.0)) != 0 }
     }
+    #[inline(always)]
+    fn eq_mask(self, other: Self) -> u64 {
+        // Each equal byte becomes its bit's weight (1, 2, 4, ... 128 in each half), and the
+        // sum of each half is its 8 bits.
+        const WEIGHTS: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
+        // SAFETY: a NeonVector exists only where NEON does; WEIGHTS is 16 readable bytes.
+        unsafe {
+            let bits = vandq_u8(vceqq_u8(self.0, other.0), vld1q_u8(WEIGHTS.as_ptr()));
+            let low = vaddv_u8(vget_low_u8(bits)) as u64;
+            let high = vaddv_u8(vget_high_u8(bits)) as u64;
+            low | high << 8
+        }
+    }
 }
 
 entry_points!(NeonVector, "neon");

@@ -109,6 +109,10 @@ impl Vector for Simd128Vector {
     fn any_set(self) -> bool {
         v128_any_true(self.0)
     }
+    #[inline(always)]
+    fn eq_mask(self, other: Self) -> u64 {
+        u8x16_bitmask(u8x16_eq(self.0, other.0)) as u64
+    }
 }
 
 entry_points!(Simd128Vector, "simd128");

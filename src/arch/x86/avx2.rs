@@ -113,6 +113,11 @@ impl Vector for Avx2Vector {
         unsafe { _mm256_testz_si256(self.0, self.0) == 0 }
     }
     #[inline(always)]
+    fn eq_mask(self, other: Self) -> u64 {
+        // SAFETY: an Avx2Vector exists only where AVX2 does.
+        unsafe { _mm256_movemask_epi8(_mm256_cmpeq_epi8(self.0, other.0)) as u32 as u64 }
+    }
+    #[inline(always)]
     fn prefetch(ptr: *const u8) {
         // SAFETY: an Avx2Vector exists only where AVX2 (so SSE) does.
         unsafe { super::prefetch(ptr) }

@@ -142,6 +142,11 @@ impl Vector for Avx512Vector {
         unsafe { _mm512_test_epi64_mask(self.0, self.0) != 0 }
     }
     #[inline(always)]
+    fn eq_mask(self, other: Self) -> u64 {
+        // SAFETY: an Avx512Vector exists only where AVX512BW (`vpcmpeqb` into a mask) does.
+        unsafe { _mm512_cmpeq_epi8_mask(self.0, other.0) }
+    }
+    #[inline(always)]
     fn prefetch(ptr: *const u8) {
         // SAFETY: an Avx512Vector exists only where AVX-512 (so SSE) does.
         unsafe { super::prefetch(ptr) }

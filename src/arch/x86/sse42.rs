@@ -101,6 +101,11 @@ impl Vector for Sse42Vector {
         unsafe { _mm_testz_si128(self.0, self.0) == 0 }
     }
     #[inline(always)]
+    fn eq_mask(self, other: Self) -> u64 {
+        // SAFETY: a Sse42Vector exists only where SSE4.2 (so SSE2) does.
+        unsafe { _mm_movemask_epi8(_mm_cmpeq_epi8(self.0, other.0)) as u16 as u64 }
+    }
+    #[inline(always)]
     fn prefetch(ptr: *const u8) {
         // SAFETY: an Sse42Vector exists only where SSE4.2 (so SSE) does.
         unsafe { super::prefetch(ptr) }

@@ -1,0 +1,71 @@
+//! Records: a buffer cut at a delimiter (log lines, NUL- or RS-separated records), every
+//! record with its verdict, from one pass over the buffer.
+//!
+//! ```
+//! let log = b"GET /index.html 200\r\nGET /caf\xE9 404\n\nGET /\xC3\xA9t\xC3\xA9 200";
+//! let records: Vec<_> = vutf8::records::lines(log)
+//!     .map(|r| (r.offset(), r.bytes(), r.is_valid()))
+//!     .collect();
+//! assert_eq!(
+//!     records,
+//!     [
+//!         (0, &b"GET /index.html 200"[..], true),
+//!         (21, &b"GET /caf\xE9 404"[..], false),
+//!         (35, &b""[..], true),
+//!         (36, &b"GET /\xC3\xA9t\xC3\xA9 200"[..], true),
+//!     ]
+//! );
+//! let err = vutf8::records::lines(log).nth(1).unwrap().to_str().unwrap_err();
+//! assert_eq!((err.valid_up_to(), err.error_len()), (8, Some(1)));
+//! ```
+//!
+//! # Which records
+//!
+//! [`lines`] gives the records `std::io::BufRead::lines` gives: the buffer is cut at each
+//! `\n`; a `\r` just before a `\n` is left out of the record; the last record needs no `\n`;
+//! there is no record after a final `\n` (and none in an empty buffer). Unlike `lines()`,
+//! a record that is not valid UTF-8 is yielded like any other, with its verdict, and the
+//! records after it follow. [`split`] cuts at any ASCII byte with the same rules, without
+//! the `\r` rule; a delimiter that is not ASCII could be a byte of a character, and is
+//! refused ([`DelimiterError`]).
+//!
+//! # One pass
+//!
+//! A log shipper's buffer holds thousands of short records; validating each on its own
+//! pays a call, a set-up and a tail per record. Here the buffer is taken a window of
+//! `tiers::RECORD_WINDOW` bytes at a time: the delimiters of the window are marked, a bit
+//! per byte, by the vector backend (`crate::arch::generic::marks`), and the records of the
+//! window, up to its last delimiter, are searched for errors in one call
+//! ([`crate::errors()`], whose first step is the fast validator) while they are in the
+//! nearest cache. A valid window's records then cost a few instructions each: the next bit
+//! of the marks. In a window with errors, each record is valid when no error falls inside
+//! it.
+//!
+//! Why that is each record's own verdict: the delimiter is ASCII, so a decoder of the
+//! whole window is between characters at the start of every record, and an ill-formed part
+//! never contains a delimiter. A record alone and the same record inside the window decode
+//! alike up to its end; a sequence that the record's end cuts short is an error for the
+//! record alone (it ends early) and for the window (the delimiter cannot continue it). The
+//! exact error of an invalid record ([`Record::to_str`]) is the record's own, computed
+//! from the record alone on the cold path: positions from the record's start, and `None`
+//! for a sequence the record's end cuts short, as `core::str::from_utf8` says.
+//!
+//! # Records by offsets
+//!
+//! Columns of strings in Arrow are a values buffer and offsets: [`offsets`] gives their
+//! records with the same verdicts, from one search of the values ([`RangeMap`]; its module
+//! documentation has the rule, which holds for ranges anywhere, in any order).
+//!
+//! Where things are: `lines.rs` (delimited records), `ranges.rs` (records by offsets or
+//! ranges), `record.rs` ([`Record`]). Next: `crate::arch::generic::marks` for the
+//! delimiter search, `crate::errors` for the search of each window.
+
+mod lines;
+#[cfg(feature = "alloc")]
+mod ranges;
+mod record;
+
+pub use lines::{lines, split, DelimiterError, Records};
+#[cfg(feature = "alloc")]
+pub use ranges::{offsets, ByOffsets, InOrder, Offset, OffsetsError, RangeMap};
+pub use record::Record;
