@@ -305,3 +305,46 @@ fn remaining_is_what_is_not_yet_yielded() {
     assert_eq!(records.remaining(), b"");
     assert!(records.next().is_none());
 }
+
+/// Every file of the real-text corpus (`scripts/real-corpus.sh`: man pages, HTML, text,
+/// JSON in 15 scripts, and the damaged copies) and of the real logs
+/// (`scripts/real-logs.sh`), cut into lines, against the reference. Ignored: the corpora are
+/// downloaded, not committed; CI builds them and runs this (`--ignored`, in release).
+#[test]
+#[ignore = "needs target/real-corpus and target/real-logs (scripts/real-corpus.sh, scripts/real-logs.sh)"]
+fn the_real_corpus_and_logs_cut_into_lines() {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        let entries = std::fs::read_dir(dir)
+            .unwrap_or_else(|e| panic!("{}: {e} (run the script that builds it)", dir.display()));
+        for entry in entries {
+            let path = entry.expect("a directory entry").path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
+    let mut files = Vec::new();
+    walk(&root.join("real-corpus"), &mut files);
+    walk(&root.join("real-logs"), &mut files);
+    files.sort();
+    let (mut invalid_files, mut bytes) = (0, 0);
+    for path in &files {
+        let data = std::fs::read(path).expect("read a corpus file");
+        check(&data, &path.display().to_string());
+        invalid_files += usize::from(std::str::from_utf8(&data).is_err());
+        bytes += data.len();
+    }
+    eprintln!(
+        "{} files, {bytes} bytes, {invalid_files} not valid UTF-8",
+        files.len()
+    );
+    // The damaged copies of each corpus: 4 files, and damaged.log.
+    assert!(
+        files.len() >= 50 && invalid_files >= 5,
+        "{} files",
+        files.len()
+    );
+}
