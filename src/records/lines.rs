@@ -153,7 +153,8 @@ impl<'a> StretchErrors<'a> {
 }
 
 impl<'a> Records<'a> {
-    fn new(bytes: &'a [u8], delimiter: u8, crlf: bool) -> Self {
+    /// The records of `bytes` at `delimiter` (ASCII), with the `\r` rule when `crlf`.
+    pub(super) fn new(bytes: &'a [u8], delimiter: u8, crlf: bool) -> Self {
         Records {
             bytes,
             delimiter,

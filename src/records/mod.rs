@@ -56,16 +56,39 @@
 //! records with the same verdicts, from one search of the values ([`RangeMap`]; its module
 //! documentation has the rule, which holds for ranges anywhere, in any order).
 //!
-//! Where things are: `lines.rs` (delimited records), `ranges.rs` (records by offsets or
-//! ranges), `record.rs` ([`Record`]). Next: `crate::arch::generic::marks` for the
+//! # Repair
+//!
+//! [`repair`] applies a [`Policy`] to every record of any of these iterators: replace each
+//! ill-formed part with U+FFFD, escape its bytes as `\xNN`, decode the record as
+//! windows-1252, drop it, or refuse it with an error that names it; it counts the records
+//! it repaired and dropped. `docs/RECORDS.md` says which a log pipeline should pick.
+//!
+//! # Streams
+//!
+//! [`Framing`] and [`RecordReader`] (feature `std`) carry the framing of [`lines`] and
+//! [`split`] across the reads of any `std::io::Read`: a record split between two reads is
+//! one record, each byte is checked once as it arrives, and a cap on a record's length
+//! (default [`DEFAULT_MAX_RECORD`]) keeps memory bounded; a longer record is reported and
+//! skipped, or cut, and the stream goes on.
+//!
+//! Where things are: `stream.rs` (streams), `policy.rs` (repair), `lines.rs` (delimited
+//! records), `ranges.rs` (records by offsets or ranges), `record.rs` ([`Record`]). Next: `crate::arch::generic::marks` for the
 //! delimiter search, `crate::errors` for the search of each window.
 
 mod lines;
 #[cfg(feature = "alloc")]
+mod policy;
+#[cfg(feature = "alloc")]
 mod ranges;
 mod record;
+#[cfg(feature = "std")]
+mod stream;
 
 pub use lines::{lines, split, DelimiterError, Records};
 #[cfg(feature = "alloc")]
+pub use policy::{repair, InvalidRecord, Policy, Repair, Repaired};
+#[cfg(feature = "alloc")]
 pub use ranges::{offsets, ByOffsets, InOrder, Offset, OffsetsError, RangeMap};
 pub use record::Record;
+#[cfg(feature = "std")]
+pub use stream::{Frame, Framing, RecordReader, StreamRecord, DEFAULT_MAX_RECORD};

@@ -159,13 +159,22 @@ fn main() {
         if i % 2 != 0 {
             continue;
         }
-        let lf: Vec<u8> = bytes.iter().map(|&b| if b == b' ' { b'\n' } else { b }).collect();
-        let crlf: Vec<u8> = bytes
+        let lf: Vec<u8> = bytes
             .iter()
-            .flat_map(|&b| if b == b' ' { &b"\r\n"[..] } else { std::slice::from_ref(&b) })
-            .copied()
+            .map(|&b| if b == b' ' { b'\n' } else { b })
             .collect();
-        let nul: Vec<u8> = bytes.iter().map(|&b| if b == b' ' { 0 } else { b }).collect();
+        let mut crlf = Vec::with_capacity(bytes.len() + bytes.len() / 8);
+        for &b in bytes {
+            if b == b' ' {
+                crlf.extend_from_slice(b"\r\n");
+            } else {
+                crlf.push(b);
+            }
+        }
+        let nul: Vec<u8> = bytes
+            .iter()
+            .map(|&b| if b == b' ' { 0 } else { b })
+            .collect();
         for (how, first, body) in [("lf", 0u8, lf), ("crlf", 0, crlf), ("nul", 1, nul)] {
             let mut input = vec![first];
             input.extend(body);

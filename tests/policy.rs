@@ -1,0 +1,202 @@
+//! The repair policies of `vutf8::records` (feature `alloc`) against their references:
+//! `replace` against `String::from_utf8_lossy` per record, `escape` against Python's
+//! `bytes.decode('utf-8', 'backslashreplace')` (a table of its outputs, and std's
+//! `utf8_chunks` on everything else), `windows-1252` against the WHATWG table written out
+//! here, `drop` and `strict` against the records' verdicts; with LF and CRLF line ends, on
+//! damaged multilingual text.
+#![cfg(feature = "alloc")]
+
+use std::borrow::Cow;
+use vutf8::records::{lines, offsets, repair, Policy, Record};
+use vutf8_corpus::{generate, with_error, Corruption, Rng, Script};
+
+/// What Python 3.11 printed for `b.decode('utf-8', 'backslashreplace')`.
+const PYTHON_BACKSLASHREPLACE: &[(&[u8], &str)] = &[
+    (b"", ""),
+    (b"plain", "plain"),
+    (b"caf\xE9", "caf\\xe9"),
+    (b"\xFF", "\\xff"),
+    (
+        b"a\xF1\x80\x80\xE1\x80\xC2b\x80c\x80\xBFd",
+        "a\\xf1\\x80\\x80\\xe1\\x80\\xc2b\\x80c\\x80\\xbfd",
+    ),
+    (b"\xE2\x82", "\\xe2\\x82"),
+    (b"\xE2\x82\xAC\xE2\x82", "€\\xe2\\x82"),
+    (b"\xED\xA0\x80x", "\\xed\\xa0\\x80x"),
+    (b"\xC0\xAF/etc", "\\xc0\\xaf/etc"),
+    (b"\xF4\x90\x80\x80!", "\\xf4\\x90\\x80\\x80!"),
+    (b"na\xC3\xAFve \xE9t\xE9", "naïve \\xe9t\\xe9"),
+    (b"\xF0\x9F\x98\x80\xF0\x9F\x98", "😀\\xf0\\x9f\\x98"),
+    (b"\\x41 literal", "\\x41 literal"),
+    (b"\x00\x7F\x80", "\x00\x7f\\x80"),
+];
+
+/// Python's backslashreplace from its definition: the valid parts as they are, each byte of
+/// each invalid part (std's `utf8_chunks`, the same maximal subparts) as `\xNN`.
+fn escape_reference(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
+}
+
+/// The WHATWG windows-1252 table: bytes 80..9F (five of them unassigned, mapped to the C1
+/// control of the same number), every other byte to the code point of the same number.
+fn windows_1252_reference(bytes: &[u8]) -> String {
+    const HIGH: [u32; 32] = [
+        0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
+        0x2039, 0x0152, 0x8D, 0x017D, 0x8F, 0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013,
+        0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D, 0x017E, 0x0178,
+    ];
+    bytes
+        .iter()
+        .map(|&b| match b {
+            0x80..=0x9F => char::from_u32(HIGH[usize::from(b - 0x80)]).unwrap(),
+            _ => char::from(b),
+        })
+        .collect()
+}
+
+/// The reference text of one record under `policy` (None: left out or refused).
+fn reference(policy: Policy, bytes: &[u8]) -> Option<String> {
+    if let Ok(s) = std::str::from_utf8(bytes) {
+        return Some(s.to_owned());
+    }
+    match policy {
+        Policy::Replace => Some(String::from_utf8_lossy(bytes).into_owned()),
+        Policy::Escape => Some(escape_reference(bytes)),
+        #[cfg(feature = "windows-1252")]
+        Policy::Windows1252 => Some(windows_1252_reference(bytes)),
+        _ => None,
+    }
+}
+
+#[test]
+fn escape_equals_python() {
+    for &(bytes, python) in PYTHON_BACKSLASHREPLACE {
+        assert_eq!(
+            escape_reference(bytes),
+            python,
+            "the reference, {bytes:02X?}"
+        );
+        let text = Policy::Escape
+            .text(bytes)
+            .expect("escape keeps every record");
+        assert_eq!(text, python, "{bytes:02X?}");
+        assert_eq!(
+            matches!(text, Cow::Borrowed(_)),
+            std::str::from_utf8(bytes).is_ok(),
+            "valid text is borrowed, {bytes:02X?}"
+        );
+    }
+}
+
+#[cfg(feature = "windows-1252")]
+#[test]
+fn windows_1252_equals_the_whatwg_table() {
+    let every_byte: Vec<u8> = (0..=255).collect();
+    assert_eq!(
+        Policy::Windows1252.text(&every_byte).unwrap(),
+        windows_1252_reference(&every_byte)
+    );
+    assert_eq!(Policy::Windows1252.text(b"caf\xE9 \x80").unwrap(), "café €");
+    // A valid record is left as it is (not read as windows-1252).
+    assert_eq!(Policy::Windows1252.text("café".as_bytes()).unwrap(), "café");
+}
+
+/// A log of multilingual lines, 1 in 7 damaged in one of the corpus's ways, with LF or
+/// CRLF line ends.
+fn damaged_log(seed: u64, crlf: bool) -> Vec<u8> {
+    let mut rng = Rng::new(seed);
+    let mut log = Vec::new();
+    for i in 0..400 {
+        let script = Script::ALL[rng.below(Script::ALL.len())];
+        let mut line = generate(script, 1 + rng.below(200), seed + i);
+        line.retain(|&b| b != b'\n' && b != b'\r');
+        if i % 7 == 3 && line.len() >= 16 {
+            let corruption = Corruption::ALL[rng.below(Corruption::ALL.len())];
+            line = with_error(&line, rng.below(line.len()), corruption).0;
+            line.retain(|&b| b != b'\n' && b != b'\r');
+        }
+        log.extend(line);
+        log.extend_from_slice(if crlf { b"\r\n" } else { b"\n" });
+    }
+    log
+}
+
+#[test]
+fn every_policy_equals_its_reference_on_damaged_logs() {
+    for seed in 0..6 {
+        for crlf in [false, true] {
+            let log = damaged_log(seed, crlf);
+            let records: Vec<Record<'_>> = lines(&log).collect();
+            let invalid = records.iter().filter(|r| !r.is_valid()).count();
+            assert!(invalid > 20, "the log has damaged lines: {invalid}");
+            for &policy in Policy::ALL {
+                let mut it = repair(lines(&log), policy);
+                let got: Vec<_> = it.by_ref().collect();
+                let mut want = Vec::new();
+                for (i, r) in records.iter().enumerate() {
+                    match reference(policy, r.bytes()) {
+                        Some(text) => want.push(Ok((i + 1, text, !r.is_valid()))),
+                        None if policy == Policy::Strict => {
+                            let e = std::str::from_utf8(r.bytes()).unwrap_err();
+                            want.push(Err((i + 1, r.offset() + e.valid_up_to())));
+                        }
+                        None => {}
+                    }
+                }
+                let got: Vec<_> = got
+                    .into_iter()
+                    .map(|r| match r {
+                        Ok(r) => Ok((r.number(), r.text().to_owned(), r.changed())),
+                        Err(e) => Err((e.number(), e.offset())),
+                    })
+                    .collect();
+                assert_eq!(got, want, "{policy} on log {seed}, CRLF {crlf}");
+                let (repaired, dropped) = match policy {
+                    Policy::Drop | Policy::Strict => (0, invalid),
+                    _ => (invalid, 0),
+                };
+                assert_eq!(
+                    (it.repaired(), it.dropped()),
+                    (repaired, dropped),
+                    "{policy}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn strict_names_the_record_and_the_byte() {
+    let log = b"fine\r\nstill fine\nbad \xC0\xAF here\nand \xED\xA0\x80\n";
+    let errors: Vec<String> = repair(lines(log), Policy::Strict)
+        .filter_map(Result::err)
+        .map(|e| e.to_string())
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "record 3: byte 21: overlong encoding",
+            "record 4: byte 33: encoded surrogate"
+        ]
+    );
+}
+
+#[test]
+fn policies_by_name_and_over_offsets() {
+    for &policy in Policy::ALL {
+        assert_eq!(Policy::from_name(policy.name()), Some(policy));
+    }
+    assert_eq!(Policy::from_name("latin-1"), None);
+    let values = b"okcaf\xE9";
+    let texts: Vec<String> = repair(offsets(values, &[0u32, 2, 6]).unwrap(), Policy::Replace)
+        .map(|r| r.unwrap().text().to_owned())
+        .collect();
+    assert_eq!(texts, ["ok", "caf\u{FFFD}"]);
+}
