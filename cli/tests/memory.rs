@@ -84,3 +84,20 @@ fn a_256_mib_stream_in_constant_memory() {
 fn a_2_gib_stream_in_constant_memory() {
     check_constant_memory(2 << 30);
 }
+
+#[test]
+#[ignore = "streams 512 MiB; run with --ignored"]
+fn repair_line_by_line_streams_512_mib_in_constant_memory() {
+    let total = 512 << 20;
+    let (status, out, err, peak_kib) = stream(&["repair", "--policy", "drop", "--summary"], total);
+    eprintln!("vutf8 repair --policy drop on a {total}-byte stream: peak RSS {peak_kib} KiB");
+    // The last line, which holds the one error, is left out; every other line is copied.
+    assert_eq!(status, 1, "{err}");
+    assert!(err.contains(", 1 dropped, "), "{err}");
+    assert!(
+        out.len() > total - (2 << 20) && out.len() < total,
+        "{}",
+        out.len()
+    );
+    assert!(peak_kib < 64 * 1024, "peak RSS {peak_kib} KiB");
+}

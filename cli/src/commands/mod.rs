@@ -1,6 +1,7 @@
 //! The commands, each one pipeline through the layers below: [`check`], the default
 //! command (inputs, then reading and checking them, then the report), and the
-//! subcommands [`repair`], [`info`] and [`bench`](mod@bench); [`exit`] is how each ends
+//! subcommands [`repair`] (with [`repair_lines`] for its per-line policies), [`info`] and
+//! [`bench`](mod@bench); [`exit`] is how each ends
 //! (exit status, messages).
 //!
 //! Each command declares its own options (with clap's `Args`); `args.rs` above puts them
@@ -11,3 +12,4 @@ pub mod check;
 pub mod exit;
 pub mod info;
 pub mod repair;
+pub mod repair_lines;

@@ -19,11 +19,13 @@ use std::io::{self, BufWriter, Read, Write};
 use std::path::PathBuf;
 
 use clap::Args;
+use vutf8::records::{Policy, DEFAULT_MAX_RECORD};
 use vutf8::Repairer;
 
 use crate::check::bom::BomPolicy;
 use crate::check::engine::{Engine, Settings};
 use crate::check::findings::{Failure, Finding, Problem};
+use crate::commands::repair_lines;
 use crate::read::streams;
 use crate::report::progress::Progress;
 use crate::report::summary;
@@ -40,9 +42,29 @@ pub struct RepairArgs {
     pub output: Option<PathBuf>,
 
     /// At the end, write to stderr the bytes read and written and the number of
-    /// replacements.
+    /// replacements (with a policy other than replace: of lines read, repaired and dropped).
     #[arg(short, long)]
     pub summary: bool,
+
+    /// What to do with invalid text: replace each ill-formed part with U+FFFD (on the whole
+    /// input, the default), escape its bytes as \xNN, decode the line as windows-1252,
+    /// drop the line, or stop at the first invalid line and report it (strict). All but
+    /// replace work line by line (docs/RECORDS.md says which to pick).
+    #[arg(long, value_name = "POLICY", default_value = "replace", value_parser = parse_policy)]
+    pub policy: Policy,
+
+    /// With a policy other than replace: the longest line kept, in bytes (its line end not
+    /// counted); a longer line is left out with a warning, so memory stays bounded.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_RECORD)]
+    pub max_line: usize,
+}
+
+/// The value of `--policy`.
+fn parse_policy(name: &str) -> Result<Policy, String> {
+    Policy::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Policy::ALL.iter().map(|p| p.name()).collect();
+        format!("expected one of: {}", names.join(", "))
+    })
 }
 
 /// Reads from `inner`, and writes the repaired text of what was read to `out`.
@@ -137,6 +159,9 @@ pub fn run(args: &RepairArgs, engine: Engine, bom: BomPolicy) -> u8 {
             }
         }
     };
+    if args.policy != Policy::Replace {
+        return by_lines(args, input, output, &name, bom);
+    }
     let mut tee = Tee {
         inner: input,
         out: BufWriter::with_capacity(1 << 16, output),
@@ -199,4 +224,36 @@ pub fn run(args: &RepairArgs, engine: Engine, bom: BomPolicy) -> u8 {
         );
     }
     status
+}
+
+/// `vutf8 repair` with a policy other than replace: line by line ([`repair_lines`]).
+fn by_lines(
+    args: &RepairArgs,
+    input: Box<dyn Read>,
+    output: Box<dyn Write>,
+    name: &str,
+    bom: BomPolicy,
+) -> u8 {
+    let mut out = BufWriter::with_capacity(1 << 16, output);
+    match repair_lines::copy(input, &mut out, name, args.policy, args.max_line, bom) {
+        Ok(counts) => {
+            if args.summary {
+                let _ = writeln!(
+                    io::stderr(),
+                    "vutf8: {name}: {} lines, {} repaired ({}), {} dropped, {} bytes written",
+                    counts.lines,
+                    counts.repaired,
+                    args.policy,
+                    counts.dropped,
+                    counts.written,
+                );
+            }
+            u8::from(counts.repaired > 0 || counts.dropped > 0 || counts.refused)
+        }
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => 1,
+        Err(e) => {
+            let _ = writeln!(io::stderr(), "vutf8: {name}: {e}");
+            2
+        }
+    }
 }
