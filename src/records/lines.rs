@@ -5,7 +5,7 @@
 
 use super::record::Record;
 use crate::arch;
-use crate::errors::{errors, Errors};
+use crate::engine;
 use crate::tiers::{BLOCK, RECORD_WINDOW};
 use core::fmt;
 
@@ -107,48 +107,57 @@ pub struct Records<'a> {
     errors: Option<StretchErrors<'a>>,
 }
 
-/// The errors of a checked stretch with errors, walked in step with its records.
+/// The records with errors of a checked stretch, walked in step with its records: only
+/// *which* records hold an error matters, so after the first error of a record the search
+/// goes on at the next record (one call of the fast validator per invalid record, no error
+/// search inside a record that is invalid already).
 #[derive(Clone)]
 struct StretchErrors<'a> {
-    iter: Errors<'a>,
-    /// Where the stretch starts and ends in the buffer.
+    /// The stretch, where it starts in the buffer, and the delimiter.
+    stretch: &'a [u8],
     origin: usize,
-    end: usize,
-    /// The first error (buffer positions, `start..end`) that may end after the current
-    /// record's start; `None` when there are no more.
-    current: Option<(usize, usize)>,
+    delimiter: u8,
+    /// The position (in the buffer) of the first error of the first record with an error
+    /// that is not behind the current record; `None` when there are no more.
+    current: Option<usize>,
 }
 
 impl<'a> StretchErrors<'a> {
-    fn new(stretch: &'a [u8], origin: usize) -> Self {
+    fn new(stretch: &'a [u8], origin: usize, delimiter: u8) -> Self {
         let mut errors = StretchErrors {
-            iter: errors(stretch),
+            stretch,
             origin,
-            end: origin + stretch.len(),
+            delimiter,
             current: None,
         };
-        errors.current = errors.pull();
+        errors.current = errors.first_from(0);
         errors
     }
 
-    fn pull(&mut self) -> Option<(usize, usize)> {
-        self.iter.next().map(|e| {
-            let start = self.origin + e.valid_up_to();
-            // An error without a length runs to the end of the stretch (it is the last).
-            let end = e.error_len().map_or(self.end, |len| start + len);
-            (start, end)
-        })
+    /// The first error at or after `from` (a record's start in the stretch), as a buffer
+    /// position.
+    fn first_from(&self, from: usize) -> Option<usize> {
+        let rest = self.stretch.get(from..)?;
+        engine::validate(rest)
+            .err()
+            .map(|e| self.origin + from + e.valid_up_to())
     }
 
-    /// Whether an error starts inside `start..end`, for records in order.
+    /// Whether an error lies inside `start..end`, for records in order.
     fn any_inside(&mut self, start: usize, end: usize) -> bool {
-        while let Some((_, e)) = self.current {
-            if e > start {
+        while let Some(at) = self.current {
+            if at >= start {
                 break;
             }
-            self.current = self.pull();
+            // An error behind this record: go on after the record that holds it.
+            let in_stretch = at - self.origin;
+            let next = self.stretch[in_stretch..]
+                .iter()
+                .position(|&b| b == self.delimiter)
+                .map_or(self.stretch.len(), |p| in_stretch + p + 1);
+            self.current = self.first_from(next);
         }
-        self.current.is_some_and(|(s, _)| s < end)
+        self.current.is_some_and(|at| at < end)
     }
 }
 
@@ -226,7 +235,7 @@ impl<'a> Records<'a> {
         self.checked_end = end;
         // The search for the first error costs what `is_valid` costs on a valid stretch,
         // and on an invalid one it is not done twice.
-        let errors = StretchErrors::new(&self.bytes[start..end], start);
+        let errors = StretchErrors::new(&self.bytes[start..end], start, self.delimiter);
         self.errors = errors.current.is_some().then_some(errors);
     }
 }
