@@ -1,7 +1,7 @@
 //! Records cut at a delimiter: [`lines`] and [`split`], one pass over the buffer (the
 //! module documentation of `crate::records` says how, and why each verdict is the record's
-//! own). Next: `crate::arch::generic::marks` for the delimiter search, `crate::errors` for
-//! the search of each window.
+//! own). Next: `crate::arch::generic::marks` for the delimiter search, `crate::engine` for
+//! the validation of each window.
 
 use super::record::Record;
 use crate::arch;

@@ -35,11 +35,10 @@
 //! pays a call, a set-up and a tail per record. Here the buffer is taken a window of
 //! `tiers::RECORD_WINDOW` bytes at a time: the delimiters of the window are marked, a bit
 //! per byte, by the vector backend (`crate::arch::generic::marks`), and the records of the
-//! window, up to its last delimiter, are searched for errors in one call
-//! ([`crate::errors()`], whose first step is the fast validator) while they are in the
+//! window, up to its last delimiter, are validated in one call while they are in the
 //! nearest cache. A valid window's records then cost a few instructions each: the next bit
-//! of the marks. In a window with errors, each record is valid when no error falls inside
-//! it.
+//! of the marks. In a window with an error, the record that holds it is invalid, and the
+//! validation goes on from the record after it.
 //!
 //! Why that is each record's own verdict: the delimiter is ASCII, so a decoder of the
 //! whole window is between characters at the start of every record, and an ill-formed part
@@ -73,7 +72,7 @@
 //!
 //! Where things are: `stream.rs` (streams), `policy.rs` (repair), `lines.rs` (delimited
 //! records), `ranges.rs` (records by offsets or ranges), `record.rs` ([`Record`]). Next: `crate::arch::generic::marks` for the
-//! delimiter search, `crate::errors` for the search of each window.
+//! delimiter search, `crate::engine` for the validation of each window.
 
 mod lines;
 #[cfg(feature = "alloc")]
