@@ -255,6 +255,14 @@ mod tests {
                 _ => 1,
             };
             assert_eq!(n, table, "sequence_len({lead:02X})");
+            // A second byte's range exactly for the leads of longer sequences (ASCII has
+            // none: its rule's length is 1).
+            assert_eq!(second_byte_range(lead).is_some(), n > 1, "{lead:02X}");
+            assert_eq!(
+                legacy_second_byte_range(lead).is_some(),
+                legacy_sequence_len(lead) > 1,
+                "legacy {lead:02X}"
+            );
             let mut accepted = false;
             for second in 0x80..=0xBFu8 {
                 let mut s = [lead, second, 0x80, 0x80];
