@@ -232,6 +232,51 @@ fn errors_around_every_window_end() {
     }
 }
 
+/// ASCII logs (windows the delimiter search finds ASCII, whose validation is skipped) with
+/// one record that starts at every distance before a window's start and has an invalid or
+/// non-ASCII byte before that start (at the record's first byte, or its last before the
+/// window): the record's verdict must come from its bytes in both windows.
+#[test]
+fn ascii_windows_after_a_record_with_an_error() {
+    for w in 1..=2 {
+        let boundary = w * RECORD_WINDOW;
+        for dist in 1..=2 * BLOCK + 3 {
+            for bad in [&b"\xFF"[..], b"\xC3\xA9", b"\xE2\x82"] {
+                for at_start in [true, false] {
+                    if bad.len() > dist {
+                        continue;
+                    }
+                    let start = boundary - dist;
+                    let mut buffer = Vec::new();
+                    while buffer.len() + 61 + 61 < start {
+                        buffer.extend_from_slice(&[b'x'; 60]);
+                        buffer.push(b'\n');
+                    }
+                    buffer.resize(start - 1, b'v'); // a line that ends just before it
+                    buffer.push(b'\n');
+                    buffer.resize(boundary, b'y');
+                    let bad_at = if at_start {
+                        start
+                    } else {
+                        boundary - bad.len()
+                    };
+                    buffer[bad_at..bad_at + bad.len()].copy_from_slice(bad);
+                    buffer.resize(boundary + 2 * BLOCK, b'z');
+                    buffer.push(b'\n');
+                    for _ in 0..80 {
+                        buffer.extend_from_slice(&[b'w'; 50]);
+                        buffer.push(b'\n');
+                    }
+                    let what = format!(
+                        "window {w}, record {dist} bytes before it, {bad:02X?} at {bad_at}"
+                    );
+                    check(&buffer, &what);
+                }
+            }
+        }
+    }
+}
+
 /// Multilingual text of every script, cut into lines at some of its spaces, with and
 /// without damage.
 #[test]

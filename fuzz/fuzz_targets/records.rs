@@ -4,7 +4,8 @@
 //! record's offset and bytes must equal those of `std::io::BufRead::split` (with the `\r`
 //! rule of `BufRead::lines` for `lines`), and its verdict and first error those of
 //! `core::str::from_utf8` on the record alone. Records by offsets: the same records, cut
-//! by their offsets, must have the same verdicts.
+//! by their offsets, must have the same verdicts. And the same buffer read as a stream in
+//! chunks (`records::Framing`) must give the same records.
 #![no_main]
 
 use std::io::BufRead;
@@ -56,4 +57,55 @@ fuzz_target!(|data: &[u8]| {
     for (a, b) in by_offsets.iter().zip(&got) {
         assert_eq!(a, b, "by offsets");
     }
+    // The same buffer as a stream, read in chunks whose sizes come from the first byte
+    // and the buffer's length: the records of the stream equal those of the whole.
+    let framing = if crlf {
+        vutf8::records::Framing::lines()
+    } else {
+        vutf8::records::Framing::split(delimiter).expect("an ASCII delimiter")
+    };
+    let sizes = [1 + usize::from(how % 7), 1 + buffer.len() % 61, 4096];
+    let mut reader = framing.reader(Chunked {
+        data: buffer,
+        sizes,
+        calls: 0,
+    });
+    let mut i = 0;
+    while let Some(frame) = reader.next_frame().expect("reading a slice") {
+        let vutf8::records::Frame::Record(r) = frame else {
+            panic!("no record of a fuzz input is over the default cap");
+        };
+        let want = got.get(i).expect("no more records from the stream");
+        assert_eq!(
+            (r.offset(), r.bytes(), r.is_valid(), r.number()),
+            (
+                want.offset() as u64,
+                want.bytes(),
+                want.is_valid(),
+                i as u64 + 1
+            ),
+            "stream record {i}"
+        );
+        i += 1;
+    }
+    assert_eq!(i, got.len(), "records of the stream");
 });
+
+/// A reader that hands out `data` in reads of the planned sizes, in turn.
+struct Chunked<'a> {
+    data: &'a [u8],
+    sizes: [usize; 3],
+    calls: usize,
+}
+
+impl std::io::Read for Chunked<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.sizes[self.calls % 3]
+            .min(buf.len())
+            .min(self.data.len());
+        self.calls += 1;
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}

@@ -82,8 +82,9 @@ pub(crate) type RawValidate = unsafe fn(&[u8], usize) -> Result<(), usize>;
 pub(crate) type CountFn = unsafe fn(&[u8]) -> usize;
 
 /// The signature of a backend's delimiter search ([`generic::marks`]): the bits of the bytes
-/// of a window that equal a byte, written into the words of a bit set.
-pub(crate) type MarksFn = unsafe fn(&[u8], u8, &mut [u64]);
+/// of a window that equal a byte, written into the words of a bit set; returns whether the
+/// window is ASCII.
+pub(crate) type MarksFn = unsafe fn(&[u8], u8, &mut [u64]) -> bool;
 
 /// One vector backend of this target: a row of its [`backends!`] table.
 struct Entry {
@@ -175,7 +176,7 @@ macro_rules! entry_points {
         /// # Safety
         /// The CPU supports this backend's target features.
         $(#[target_feature(enable = $feature)])+
-        pub(crate) unsafe fn marks(window: &[u8], byte: u8, marks: &mut [u64]) {
+        pub(crate) unsafe fn marks(window: &[u8], byte: u8, marks: &mut [u64]) -> bool {
             // SAFETY: the caller guarantees the target features, and this function enables
             // them.
             unsafe { crate::arch::generic::marks::marks::<$vector>(window, byte, marks) }
@@ -417,7 +418,8 @@ mod tests {
                     window.first().copied().unwrap_or(1),
                 ] {
                     let mut want = std::vec![0x5555u64; words];
-                    super::portable::marks(window, byte, &mut want);
+                    let ascii = super::portable::marks(window, byte, &mut want);
+                    assert_eq!(ascii, window.is_ascii(), "portable: ASCII of {len} bytes");
                     for (i, &w) in want.iter().enumerate().take(len.div_ceil(BLOCK)) {
                         let model = window[i * BLOCK..len.min((i + 1) * BLOCK)]
                             .iter()
@@ -447,6 +449,27 @@ mod tests {
             }
         }
         assert!(searches > 10_000, "{searches}");
+        // ASCII windows with one byte that is not, at every place: the answer "ASCII" must
+        // see every byte, the tail's too.
+        for len in 1..=3 * BLOCK + 5 {
+            for at in 0..len {
+                let mut window = std::vec![b'a'; len];
+                window[at] = 0xC3;
+                let mut marks = std::vec![0u64; words];
+                assert!(!super::portable::marks(&window, b'\n', &mut marks));
+                for e in &runnable {
+                    // SAFETY: `detect` said this CPU runs the backend.
+                    let ascii = unsafe { (e.marks)(&window, b'\n', &mut marks) };
+                    assert!(!ascii, "{}: {len} bytes, C3 at {at}", e.backend.name());
+                }
+                window[at] = b'b';
+                for e in &runnable {
+                    // SAFETY: as above.
+                    let ascii = unsafe { (e.marks)(&window, b'\n', &mut marks) };
+                    assert!(ascii, "{}: ASCII", e.backend.name());
+                }
+            }
+        }
     }
 }
 
@@ -512,7 +535,7 @@ mod dispatch {
     }
 
     /// First delimiter search only: choose, remember, and search.
-    unsafe fn detect_marks(window: &[u8], byte: u8, marks: &mut [u64]) {
+    unsafe fn detect_marks(window: &[u8], byte: u8, marks: &mut [u64]) -> bool {
         let (_, _, f) = choose();
         // SAFETY: as in `detect`.
         unsafe { f(window, byte, marks) }
@@ -520,7 +543,7 @@ mod dispatch {
 
     /// Runs the delimiter search that `choose` chose (choosing it on first use).
     #[inline]
-    pub(super) fn marks(window: &[u8], byte: u8, marks: &mut [u64]) {
+    pub(super) fn marks(window: &[u8], byte: u8, marks: &mut [u64]) -> bool {
         let f = MARKS.load(Ordering::Acquire);
         // SAFETY: MARKS only ever holds `detect_marks` or the search of an `entry` or the
         // portable one, all of type MarksFn, stored as pointers of that type.
@@ -581,7 +604,7 @@ mod dispatch {
 
     /// Never called: see [`super::STATIC_ENTRY`].
     #[inline]
-    pub(super) fn marks(window: &[u8], byte: u8, marks: &mut [u64]) {
+    pub(super) fn marks(window: &[u8], byte: u8, marks: &mut [u64]) -> bool {
         super::portable::marks(window, byte, marks)
     }
 }
@@ -602,9 +625,10 @@ pub(crate) fn count_non_continuation(bytes: &[u8]) -> usize {
 
 /// Marks the bytes of `window` equal to `byte` in `marks`, a bit per byte (bit `i % 64` of
 /// `marks[i / 64]`), with the search of the backend [`validate`] runs (the `marks` column of
-/// the table), chosen the same way. Panics when `marks` has fewer than `window.len()` bits.
+/// the table), chosen the same way; returns whether the window is ASCII. Panics when
+/// `marks` has fewer than `window.len()` bits.
 #[inline]
-pub(crate) fn marks(window: &[u8], byte: u8, marks: &mut [u64]) {
+pub(crate) fn marks(window: &[u8], byte: u8, marks: &mut [u64]) -> bool {
     match STATIC_ENTRY {
         // SAFETY: a compiled-in backend's features are enabled for the whole program.
         Some(Some(entry)) => unsafe { (entry.marks)(window, byte, marks) },

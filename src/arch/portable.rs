@@ -26,7 +26,7 @@ pub(crate) fn fallback_validate(input: &[u8], at: usize) -> Result<(), usize> {
 
 /// The record delimiters' marks where no vector backend runs: see
 /// [`generic::marks`](super::generic::marks::marks), whose contract this keeps.
-pub(crate) fn marks(window: &[u8], byte: u8, marks: &mut [u64]) {
+pub(crate) fn marks(window: &[u8], byte: u8, marks: &mut [u64]) -> bool {
     assert!(
         window.len().div_ceil(BLOCK) <= marks.len(),
         "a bit for every byte of the window"
@@ -34,6 +34,7 @@ pub(crate) fn marks(window: &[u8], byte: u8, marks: &mut [u64]) {
     for (chunk, word) in window.chunks(BLOCK).zip(marks.iter_mut()) {
         *word = mark_word(chunk, byte);
     }
+    window.is_ascii()
 }
 
 /// The marks of at most 64 bytes: bit `i` set when `chunk[i] == byte`.

@@ -95,6 +95,8 @@ pub struct Records<'a> {
     window_end: usize,
     marks: [u64; WORDS],
     last: Option<usize>,
+    /// Where the bytes up to `window_end` are all ASCII from, if the current window is.
+    ascii_from: Option<usize>,
     /// The word of `marks` being read, the number of words of the window, and the bits of
     /// the current word not yet read.
     word: usize,
@@ -173,6 +175,7 @@ impl<'a> Records<'a> {
             window_end: 0,
             marks: [0; WORDS],
             last: None,
+            ascii_from: None,
             word: 0,
             words: 0,
             bits: 0,
@@ -191,7 +194,15 @@ impl<'a> Records<'a> {
         self.base = self.window_end;
         self.window_end = self.bytes.len().min(self.base + RECORD_WINDOW);
         let window = &self.bytes[self.base..self.window_end];
-        arch::marks(window, self.delimiter, &mut self.marks);
+        self.ascii_from = match (
+            arch::marks(window, self.delimiter, &mut self.marks),
+            self.ascii_from,
+        ) {
+            // Still ASCII since where it was.
+            (true, Some(from)) => Some(from),
+            (true, None) => Some(self.base),
+            (false, _) => None,
+        };
         self.words = window.len().div_ceil(BLOCK);
         self.last = (0..self.words).rev().find_map(|w| {
             let bits = self.marks[w];
@@ -233,6 +244,11 @@ impl<'a> Records<'a> {
             self.last.unwrap_or(at).max(at) + 1
         };
         self.checked_end = end;
+        if self.ascii_from.is_some_and(|from| from <= start) {
+            // ASCII, as the delimiter search saw: valid.
+            self.errors = None;
+            return;
+        }
         // The search for the first error costs what `is_valid` costs on a valid stretch,
         // and on an invalid one it is not done twice.
         let errors = StretchErrors::new(&self.bytes[start..end], start, self.delimiter);

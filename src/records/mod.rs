@@ -36,7 +36,8 @@
 //! `tiers::RECORD_WINDOW` bytes at a time: the delimiters of the window are marked, a bit
 //! per byte, by the vector backend (`crate::arch::generic::marks`), and the records of the
 //! window, up to its last delimiter, are validated in one call while they are in the
-//! nearest cache. A valid window's records then cost a few instructions each: the next bit
+//! nearest cache (not at all when the delimiter search, which loads every byte anyway, saw
+//! only ASCII). A valid window's records then cost a few instructions each: the next bit
 //! of the marks. In a window with an error, the record that holds it is invalid, and the
 //! validation goes on from the record after it.
 //!

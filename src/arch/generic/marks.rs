@@ -13,7 +13,8 @@ use crate::tiers::{BLOCK, PREFETCH_AHEAD};
 
 /// Writes the bits of `window`'s bytes that equal `byte` into `marks`: bit `i % 64` of
 /// `marks[i / 64]` is set when `window[i] == byte`; the other bits of the words the window
-/// covers are cleared, and later words are left alone.
+/// covers are cleared, and later words are left alone. Returns whether the window is ASCII
+/// (an OR of the registers already loaded: a window of ASCII needs no validation).
 ///
 /// # Panics
 /// When `marks` is too short: fewer than `window.len()` bits.
@@ -21,13 +22,15 @@ use crate::tiers::{BLOCK, PREFETCH_AHEAD};
 /// # Safety
 /// The CPU supports `V`'s instruction set.
 #[inline(always)]
-pub(crate) unsafe fn marks<V: Vector>(window: &[u8], byte: u8, marks: &mut [u64]) {
+pub(crate) unsafe fn marks<V: Vector>(window: &[u8], byte: u8, marks: &mut [u64]) -> bool {
     assert!(
         window.len().div_ceil(BLOCK) <= marks.len(),
         "a bit for every byte of the window"
     );
     // SAFETY: the caller guarantees the instruction set.
     let needle = unsafe { V::splat(byte) };
+    // SAFETY: as above.
+    let mut any = unsafe { V::splat(0) };
     let mut blocks = window.chunks_exact(BLOCK);
     for (block, word) in blocks.by_ref().zip(marks.iter_mut()) {
         // The window is the first pass over its bytes: ask for the bytes ahead, as the
@@ -40,6 +43,7 @@ pub(crate) unsafe fn marks<V: Vector>(window: &[u8], byte: u8, marks: &mut [u64]
             // block are readable (a register divides a block).
             let v = unsafe { V::load_unaligned(block.as_ptr().add(at)) };
             bits |= v.eq_mask(needle) << at;
+            any = any.or(v);
             at += V::BYTES;
         }
         *word = bits;
@@ -48,4 +52,5 @@ pub(crate) unsafe fn marks<V: Vector>(window: &[u8], byte: u8, marks: &mut [u64]
     if !tail.is_empty() {
         marks[window.len() / BLOCK] = portable::mark_word(tail, byte);
     }
+    any.is_ascii() && tail.is_ascii()
 }
