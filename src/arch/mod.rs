@@ -15,9 +15,9 @@
 //! Each entry names the [`Backend`], its vector type, its raw validator (an
 //! `unsafe fn(&[u8], usize) -> Result<(), usize>`: the generic algorithm inlined into one
 //! `#[target_feature]` function), its character counter ([`CountFn`]; the portable one of
-//! [`portable`] where the backend has none of its own), its delimiter search ([`MarksFn`], from
-//! its [`entry_points!`]) and the target features it needs
-//! (all of them must be there); `cfg` attributes on an entry leave it out of builds without it. Everything else
+//! [`portable`] where the backend has none of its own), its delimiter search ([`MarksFn`],
+//! from its [`entry_points!`]) and the target features it needs (all of them must be
+//! there); `cfg` attributes on an entry leave it out of builds without it. Everything else
 //! is written once over that table:
 //!
 //! - [`is_available`], [`raw`], [`selected`]: can this CPU run a given backend, its raw
@@ -141,8 +141,9 @@ cfg_if::cfg_if! {
 /// Defines a backend's three `#[target_feature]` functions, into which the generic code is
 /// inlined and so compiled for that instruction set: `validate`, its raw validator (see
 /// the module documentation), its cold `locate`, kept out of the hot function, and
-/// `marks`, the search for record delimiters ([`MarksFn`]). A backend may need several target features (AVX-512: AVX512F and AVX512BW).
-/// With `; below N => narrower::validate`, inputs
+/// `marks`, the search for record delimiters ([`MarksFn`]). A backend may need several
+/// target features (AVX-512: AVX512F and AVX512BW). With `; below N => narrower::validate`,
+/// inputs
 /// shorter than `N` bytes go to a narrower backend whose target features this one's imply
 /// (AVX2 hands inputs shorter than its register to SSE4.2).
 #[allow(unused_macros)] // Unused on targets without a vector backend.
