@@ -16,7 +16,7 @@
 //! `unsafe fn(&[u8], usize) -> Result<(), usize>`: the generic algorithm inlined into one
 //! `#[target_feature]` function), its character counter ([`CountFn`]; the portable one of
 //! [`portable`] where the backend has none of its own), its delimiter search ([`MarksFn`],
-//! from its [`entry_points!`]) and the target features it needs (all of them must be
+//! from its `entry_points!`) and the target features it needs (all of them must be
 //! there); `cfg` attributes on an entry leave it out of builds without it. Everything else
 //! is written once over that table:
 //!
@@ -95,7 +95,7 @@ struct Entry {
     /// only be called where `detect` returns true. The portable one where the backend has
     /// none of its own.
     count: CountFn,
-    /// The delimiter search (the `marks` of its [`entry_points!`]); may only be called where
+    /// The delimiter search (the `marks` of its `entry_points!`); may only be called where
     /// `detect` returns true.
     marks: MarksFn,
     /// Whether the target feature is enabled at compile time (then `detect` is always true).
@@ -143,9 +143,8 @@ cfg_if::cfg_if! {
 /// the module documentation), its cold `locate`, kept out of the hot function, and
 /// `marks`, the search for record delimiters ([`MarksFn`]). A backend may need several
 /// target features (AVX-512: AVX512F and AVX512BW). With `; below N => narrower::validate`,
-/// inputs
-/// shorter than `N` bytes go to a narrower backend whose target features this one's imply
-/// (AVX2 hands inputs shorter than its register to SSE4.2).
+/// inputs shorter than `N` bytes go to a narrower backend whose target features this
+/// one's imply (AVX2 hands inputs shorter than its register to SSE4.2).
 #[allow(unused_macros)] // Unused on targets without a vector backend.
 macro_rules! entry_points {
     ($vector:ty, $($feature:tt),+ $(; below $min:path => $narrower:path)?) => {

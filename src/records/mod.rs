@@ -71,11 +71,12 @@
 //! (default [`DEFAULT_MAX_RECORD`]) keeps memory bounded; a longer record is reported and
 //! skipped, or cut, and the stream goes on.
 //!
-//! Where things are: `stream.rs` (streams), `policy.rs` (repair), `lines.rs` (delimited
-//! records), `ranges.rs` (records by offsets or ranges), `record.rs` ([`Record`]). Next: `crate::arch::generic::marks` for the
-//! delimiter search, `crate::engine` for the validation of each window.
+//! Where things are: `stream.rs` (streams), `policy.rs` (repair), `delimited.rs` (delimited
+//! records), `ranges.rs` (records by offsets or ranges), `record.rs` ([`Record`]). Next:
+//! `crate::arch::generic::marks` for the delimiter search, `crate::engine` for the
+//! validation of each window.
 
-mod lines;
+mod delimited;
 #[cfg(feature = "alloc")]
 mod policy;
 #[cfg(feature = "alloc")]
@@ -84,7 +85,7 @@ mod record;
 #[cfg(feature = "std")]
 mod stream;
 
-pub use lines::{lines, split, DelimiterError, Records};
+pub use delimited::{lines, split, DelimiterError, Records};
 #[cfg(feature = "alloc")]
 pub use policy::{repair, InvalidRecord, Policy, Repair, Repaired};
 #[cfg(feature = "alloc")]

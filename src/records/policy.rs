@@ -1,6 +1,6 @@
 //! What to do with a record that is not valid UTF-8: the repair policies ([`Policy`]) and
 //! [`repair`], which applies one to every record of an iterator, counting what it changed.
-//! Feature `alloc`; `windows-1252` for [`Policy::Windows1252`] (the `encoding_rs` crate).
+//! Feature `alloc`; `windows-1252` for `Policy::Windows1252` (the `encoding_rs` crate).
 //!
 //! Which policy a log pipeline should pick: `docs/RECORDS.md`.
 

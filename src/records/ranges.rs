@@ -49,7 +49,7 @@ use core::ops::Range;
 
 /// The ill-formed parts of one buffer, found in one search, from which the verdict of any
 /// range of the buffer follows in constant time (after a binary search: see
-/// [`InOrder`] for ranges in order). See the [module documentation](self) for the rule.
+/// [`InOrder`] for ranges in order). The rule: the source of this module, `src/records/ranges.rs`.
 ///
 /// ```
 /// use vutf8::records::RangeMap;

@@ -1,5 +1,5 @@
 //! [`Record`]: one record of a buffer, with its verdict, whichever way the buffer was cut
-//! (at delimiters: `super::lines`; by offsets: `super::ranges`).
+//! (at delimiters: `super::delimited`; by offsets: `super::ranges`).
 
 use crate::engine;
 use crate::error::Utf8Error;
@@ -54,7 +54,7 @@ impl<'a> Record<'a> {
     pub fn to_str(&self) -> Result<&'a str, Utf8Error> {
         if self.valid {
             // SAFETY: `valid` is only true for records whose bytes were found valid, by the
-            // rules of `super::lines` (no error of their window inside them) and
+            // rules of `super::delimited` (no error of their window inside them) and
             // `super::ranges` (the rule in its module docs); `new`'s callers promise it.
             Ok(unsafe { core::str::from_utf8_unchecked(self.bytes) })
         } else {

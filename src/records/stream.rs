@@ -10,7 +10,7 @@
 //! [`Framing::cut_long_records`], its first bytes (at most the cap, cut back to a character
 //! boundary) are yielded and the rest skipped; either way the stream goes on.
 
-use super::lines::{split, DelimiterError, Records};
+use super::delimited::{split, DelimiterError, Records};
 use super::record::Record;
 use crate::grammar::floor_boundary;
 use std::io::{self, Read};
