@@ -46,29 +46,9 @@ debs=(
 cldr=cldr-annotations-full@48.2.0
 locales=(ar hi th ko he el ka hy am ta bn ru ja zh vi en)
 
-fetch_debs() {
-    (cd "$cache" && apt-get download -qq "$@" 2>&1 | grep -v '^W: Download is performed unsandboxed' || true)
-}
-missing=()
-for d in "${debs[@]}"; do
-    name=${d%%=*}
-    version=${d#*=}
-    version=${version#*:} # the epoch is not part of the file name
-    ls "$cache/${name}_${version}_"*.deb >/dev/null 2>&1 || missing+=("$d")
-done
-if ((${#missing[@]})); then
-    echo "real-corpus: downloading ${#missing[@]} Debian packages into $cache" >&2
-    fetch_debs "${missing[@]}"
-    for d in "${missing[@]}"; do
-        name=${d%%=*}
-        if ! ls "$cache/${name}_"*.deb >/dev/null 2>&1; then
-            echo "real-corpus: no package lists yet; running apt-get update" >&2
-            apt-get update -qq
-            fetch_debs "${missing[@]}"
-            break
-        fi
-    done
-fi
+# shellcheck source=scripts/lib/debian.sh
+source scripts/lib/debian.sh
+fetch_pinned_debs real-corpus "$cache" "${debs[@]}"
 tgz="$cache/cldr-annotations-full-${cldr#*@}.tgz"
 if [ ! -f "$tgz" ]; then
     echo "real-corpus: downloading $cldr from npm" >&2

@@ -42,29 +42,9 @@ sdists=(
     tuxparse==0.6.0
 )
 
-fetch_debs() {
-    (cd "$cache" && apt-get download -qq "$@" 2>&1 | grep -v '^W: Download is performed unsandboxed' || true)
-}
-missing=()
-for d in "${debs[@]}"; do
-    name=${d%%=*}
-    version=${d#*=}
-    version=${version#*:} # the epoch is not part of the file name
-    ls "$cache/${name}_${version}_"*.deb >/dev/null 2>&1 || missing+=("$d")
-done
-if ((${#missing[@]})); then
-    echo "real-logs: downloading ${#missing[@]} Debian packages into $cache" >&2
-    fetch_debs "${missing[@]}"
-    for d in "${missing[@]}"; do
-        name=${d%%=*}
-        if ! ls "$cache/${name}_"*.deb >/dev/null 2>&1; then
-            echo "real-logs: no package lists yet; running apt-get update" >&2
-            apt-get update -qq
-            fetch_debs "${missing[@]}"
-            break
-        fi
-    done
-fi
+# shellcheck source=scripts/lib/debian.sh
+source scripts/lib/debian.sh
+fetch_pinned_debs real-logs "$cache" "${debs[@]}"
 for s in "${sdists[@]}"; do
     if [ ! -f "$cache/${s%%==*}-${s#*==}.tar.gz" ]; then
         echo "real-logs: downloading $s (source distribution) from PyPI" >&2
