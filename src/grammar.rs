@@ -286,6 +286,29 @@ mod tests {
         }
     }
 
+    /// The lengths the leading one bits announce, written out for every byte (the
+    /// decoder's error reports rest on them; cargo-mutants: a deleted arm of
+    /// `legacy_announced_len` went unseen by the other tests).
+    #[test]
+    fn announced_lengths_of_every_byte() {
+        for byte in 0..=255u8 {
+            let (strict, legacy) = match byte {
+                0xC0..=0xDF => (2, 2),
+                0xE0..=0xEF => (3, 3),
+                0xF0..=0xF7 => (4, 4),
+                0xF8..=0xFB => (1, 5),
+                0xFC..=0xFD => (1, 6),
+                _ => (1, 1),
+            };
+            assert_eq!(announced_len(byte), strict, "announced_len({byte:02X})");
+            assert_eq!(
+                legacy_announced_len(byte),
+                legacy,
+                "legacy_announced_len({byte:02X})"
+            );
+        }
+    }
+
     #[test]
     fn floor_boundary_steps_back_at_most_three() {
         let b = b"ab\x80\x80\x80\x80\x80cd";
