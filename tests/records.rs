@@ -209,6 +209,38 @@ fn records_of_every_length_at_every_alignment() {
     assert!(buffers > 2000);
 }
 
+/// Records of every length from 0 to one window (4 KiB), valid and with an error at the
+/// start, in the middle and at the end, LF and CRLF: the sample tier puts each length at
+/// one alignment (the lengths go through all of them), the full tier at every alignment
+/// to a block.
+#[test]
+fn records_of_every_length_up_to_a_window() {
+    let full = common::full_tier();
+    let mut buffers = 0;
+    for len in 0..=RECORD_WINDOW {
+        let prefixes: Vec<usize> = if full {
+            (0..BLOCK).collect()
+        } else {
+            vec![(len * 7) % BLOCK]
+        };
+        for prefix in prefixes {
+            for error in [None, Some(0), Some(len / 2), Some(len)] {
+                let mut buffer = vec![b'p'; prefix];
+                buffer.push(b'\n');
+                buffer.extend(record(len, prefix, error));
+                buffer.extend_from_slice(b"\r\n");
+                buffer.extend(record(len, prefix + 1, error));
+                check(
+                    &buffer,
+                    &format!("len {len}, prefix {prefix}, error {error:?}"),
+                );
+                buffers += 1;
+            }
+        }
+    }
+    assert!(buffers >= 4 * (RECORD_WINDOW + 1));
+}
+
 /// Buffers of many short records across several windows, with errors placed just before
 /// and after each window's end, so that the stretches validated at once end on either side
 /// of an error.
