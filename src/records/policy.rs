@@ -68,9 +68,14 @@ impl Policy {
     /// valid UTF-8), or `None` when the policy leaves the bytes out or refuses them (`Drop`,
     /// `Strict`) because they are invalid.
     pub fn text(self, bytes: &[u8]) -> Option<Cow<'_, str>> {
-        if let Ok(text) = crate::engine::from_utf8(bytes) {
-            return Some(Cow::Borrowed(text));
+        match crate::engine::from_utf8(bytes) {
+            Ok(text) => Some(Cow::Borrowed(text)),
+            Err(_) => self.repair(bytes),
         }
+    }
+
+    /// The text of `bytes`, which are known not to be valid UTF-8, under this policy.
+    fn repair(self, bytes: &[u8]) -> Option<Cow<'_, str>> {
         match self {
             Policy::Replace => Some(crate::lossy::from_utf8_lossy(bytes)),
             Policy::Escape => Some(Cow::Owned(escape(bytes))),
@@ -250,15 +255,18 @@ impl<'a, I: Iterator<Item = Record<'a>>> Iterator for Repair<I> {
             let record = self.records.next()?;
             self.number += 1;
             let number = self.number;
-            if let Ok(text) = record.to_str() {
-                let text = Cow::Borrowed(text);
-                return Some(Ok(Repaired {
-                    record,
-                    number,
-                    text,
-                }));
-            }
-            match self.policy.text(record.bytes()) {
+            let error = match record.to_str() {
+                Ok(text) => {
+                    let text = Cow::Borrowed(text);
+                    return Some(Ok(Repaired {
+                        record,
+                        number,
+                        text,
+                    }));
+                }
+                Err(error) => error,
+            };
+            match self.policy.repair(record.bytes()) {
                 Some(text) => {
                     self.repaired += 1;
                     return Some(Ok(Repaired {
@@ -270,7 +278,6 @@ impl<'a, I: Iterator<Item = Record<'a>>> Iterator for Repair<I> {
                 None => {
                     self.dropped += 1;
                     if self.policy == Policy::Strict {
-                        let error = record.to_str().err()?;
                         return Some(Err(InvalidRecord {
                             number,
                             offset: record.offset() + error.valid_up_to(),
