@@ -65,11 +65,13 @@ pub fn copy(
         if std::mem::take(&mut first) && bom == BomPolicy::Strip {
             bytes = bytes.strip_prefix(&vutf8::UTF8_BOM[..]).unwrap_or(bytes);
         }
-        let text = if record.is_valid() {
-            bytes.to_vec()
+        let repaired;
+        let text: &[u8] = if record.is_valid() {
+            bytes
         } else if let Some(text) = policy.text(bytes) {
             counts.repaired += 1;
-            text.into_owned().into_bytes()
+            repaired = text;
+            repaired.as_bytes()
         } else if policy == Policy::Strict {
             counts.refused = true;
             report(name, record.number(), record.offset(), bytes)?;
@@ -79,7 +81,7 @@ pub fn copy(
             continue;
         };
         let written = output
-            .write_all(&text)
+            .write_all(text)
             .and_then(|()| output.write_all(record.end()));
         match written {
             Ok(()) => counts.written += (text.len() + record.end().len()) as u64,
