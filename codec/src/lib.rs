@@ -188,9 +188,10 @@ impl LogLines {
             }
         };
         let region = &buf[..complete];
-        let records: Vec<_> = vutf8::records::lines(region).collect();
-        for (i, r) in records.iter().enumerate() {
-            let next = records.get(i + 1).map_or(complete, |n| n.offset());
+        let mut records = vutf8::records::lines(region);
+        while let Some(r) = records.next() {
+            // The next record starts where what is not yet yielded starts.
+            let next = complete - records.remaining().len();
             self.found.push_back(Found {
                 len: r.bytes().len(),
                 with_end: next - r.offset(),

@@ -428,27 +428,20 @@ impl<R: Read> RecordReader<R> {
             }
         };
         let region = &region[..complete];
-        let records = Records::new(region, delimiter, self.framing.crlf);
+        let mut records = Records::new(region, delimiter, self.framing.crlf);
         let head = self.head;
         self.spans.clear();
         self.next_span = 0;
-        for r in records {
+        while let Some(r) = records.next() {
             let start = head + r.offset();
-            let end = start + r.bytes().len();
             self.spans.push(Span {
                 start,
-                end,
-                next: start,
+                end: start + r.bytes().len(),
+                // Its end bytes run to where the next record (what is not yet yielded)
+                // starts.
+                next: head + complete - records.remaining().len(),
                 valid: r.is_valid(),
             });
-        }
-        // Each record's end bytes run to the next record's start, the last's to the end of
-        // the region.
-        let region_end = head + complete;
-        let mut next = region_end;
-        for span in self.spans.iter_mut().rev() {
-            span.next = next;
-            next = span.start;
         }
     }
 }
