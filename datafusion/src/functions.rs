@@ -27,8 +27,7 @@ use datafusion::logical_expr::{
     Volatility,
 };
 
-use crate::error::Utf8ArrayError;
-use crate::kernels;
+use vutf8_arrow::{kernels, Utf8ArrayError};
 
 /// The six functions, by what they compute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -205,7 +204,10 @@ impl ScalarUDFImpl for Utf8Udf {
                          within each record batch)"
                     ))
                 }
-                other => DataFusionError::from(other).context(self.name()),
+                other @ Utf8ArrayError::UnsupportedType(_) => {
+                    DataFusionError::Plan(other.to_string()).context(self.name())
+                }
+                other => DataFusionError::Execution(other.to_string()).context(self.name()),
             })
         };
         match arg {

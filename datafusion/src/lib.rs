@@ -3,22 +3,14 @@
 //! When one machine's loop over files is no longer enough, UTF-8 checks run in a query
 //! engine over columnar data. This crate brings vutf8 there:
 //!
-//! - [`kernels`]: Arrow kernels over `Binary`, `LargeBinary` and `BinaryView` arrays (and
-//!   the string types): validate a whole array into the string array that **shares its
-//!   buffers**, a `BooleanArray` verdict per row, lossy repair per row (exactly
-//!   `String::from_utf8_lossy`), and the offset and reason of each invalid row.
+//! - [`kernels`] (re-exported from `vutf8-arrow`, the crate that holds them without
+//!   DataFusion): Arrow kernels over `Binary`, `LargeBinary` and `BinaryView` arrays.
 //! - [`functions`]: Spark 4's `is_valid_utf8`, `make_valid_utf8`, `validate_utf8` and
 //!   `try_validate_utf8`, and vutf8's `utf8_error_offset` and `utf8_error_reason`, as
 //!   DataFusion scalar functions; [`register`] adds them to a `SessionContext`.
 //! - With the `ballista` feature, the binaries `vutf8-ballista-scheduler` and
 //!   `vutf8-ballista-executor`: a Ballista cluster whose scheduler and executors know the
 //!   functions, so the same SQL runs on many machines ([`cluster`]).
-//!
-//! The idea that makes the kernels fast: the rows of an Arrow array are ranges of a few
-//! large buffers, so each buffer is validated **once**, at vutf8's full speed, and each row
-//! is then decided in constant time from the errors found and the bytes at its two ends
-//! ([`vutf8::records::RangeMap`] explains why that is exact). Standard-library code validates row by row,
-//! paying a call and a tail per row.
 //!
 //! ```
 //! use datafusion::prelude::SessionContext;
@@ -40,12 +32,8 @@
 
 #[cfg(feature = "ballista")]
 pub mod cluster;
-mod column;
 pub mod demo;
-mod error;
 pub mod functions;
-pub mod kernels;
-mod output;
 
 use std::sync::Arc;
 
@@ -53,8 +41,8 @@ use datafusion::execution::FunctionRegistry;
 use datafusion::logical_expr::ScalarUDF;
 use datafusion::prelude::SessionContext;
 
-pub use error::{RowError, Utf8ArrayError};
 pub use functions::{Utf8Function, Utf8Udf};
+pub use vutf8_arrow::{kernels, RowError, Utf8ArrayError};
 
 /// The six functions as UDFs: `is_valid_utf8`, `make_valid_utf8`, `validate_utf8`,
 /// `try_validate_utf8`, `utf8_error_offset`, `utf8_error_reason`.

@@ -2,6 +2,8 @@
 //! standard library per row, NULL handling, scalar arguments, the error of
 //! `validate_utf8`, bad argument types and counts, and arrays of millions of rows.
 
+// The rows and arrays vutf8-arrow's kernel tests use, so both check the same data.
+#[path = "../../arrow/tests/common/mod.rs"]
 mod common;
 
 use std::sync::Arc;

@@ -83,6 +83,26 @@ impl<'a> RangeMap<'a> {
         self.bytes
     }
 
+    /// The buffer as text, if it has no ill-formed part. Then a range of it is valid
+    /// exactly when it is empty or both its ends are character boundaries
+    /// ([`str::is_char_boundary`]): the cheapest test, for callers with many ranges.
+    ///
+    /// ```
+    /// use vutf8::records::RangeMap;
+    /// assert_eq!(RangeMap::new("añ".as_bytes()).text(), Some("añ"));
+    /// assert_eq!(RangeMap::new(b"a\xFF").text(), None);
+    /// ```
+    pub fn text(&self) -> Option<&'a str> {
+        if !self.errors.is_empty() {
+            return None;
+        }
+        debug_assert!(core::str::from_utf8(self.bytes).is_ok());
+        // SAFETY: `errors` holds every ill-formed part of `bytes` (`crate::errors::errors`
+        // yields each one, to the end of the buffer), and it is empty: `bytes` is valid
+        // UTF-8.
+        Some(unsafe { core::str::from_utf8_unchecked(self.bytes) })
+    }
+
     /// Whether the buffer has no error at all.
     pub fn all_valid(&self) -> bool {
         self.errors.is_empty()

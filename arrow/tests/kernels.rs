@@ -4,11 +4,13 @@
 
 mod common;
 
-use arrow::array::{Array, AsArray, BinaryArray, BinaryViewArray, StringArray};
-use arrow::datatypes::DataType;
+use arrow_array::cast::AsArray;
+use arrow_array::{Array, BinaryArray, BinaryViewArray, StringArray};
+use arrow_schema::DataType;
 use common::{arrays, row, rows, string, Row};
-use vutf8_datafusion::kernels;
-use vutf8_datafusion::Utf8ArrayError;
+use vutf8::records::Policy;
+use vutf8_arrow::kernels;
+use vutf8_arrow::Utf8ArrayError;
 
 /// What std says of one row: `None` if valid, else `(valid_up_to, kind)` from vutf8's
 /// scalar reference (whose offsets std's must equal).
@@ -92,6 +94,35 @@ fn check_all(array: &dyn Array, expected: &[Option<Vec<u8>>]) {
         first_invalid,
         "{what}"
     );
+    check_policies(array, expected, &what);
+}
+
+/// `repair_utf8` under every policy this build has: each row that is not null is what
+/// `Policy::text` gives for that row alone (null where it gives none: `Drop`), null rows
+/// stay null, the length stays; `Strict` gives what `validate_utf8` gives.
+fn check_policies(array: &dyn Array, expected: &[Option<Vec<u8>>], what: &str) {
+    for &policy in Policy::ALL {
+        let result = kernels::repair_utf8(array, policy);
+        if policy == Policy::Strict {
+            let strict = kernels::validate_utf8(array);
+            assert_eq!(
+                result.map(|a| a.to_data()),
+                strict.map(|a| a.to_data()),
+                "{what}"
+            );
+            continue;
+        }
+        let out = result.unwrap();
+        assert_eq!(out.len(), expected.len(), "{what}: {policy}");
+        for (i, value) in expected.iter().enumerate() {
+            let want = value.as_deref().and_then(|b| policy.text(b));
+            assert_eq!(
+                string(out.as_ref(), i).as_deref(),
+                want.as_deref(),
+                "{what}: {policy}, row {i}"
+            );
+        }
+    }
 }
 
 fn expected(rows: &[Row]) -> Vec<Option<Vec<u8>>> {
@@ -193,7 +224,7 @@ fn repair_of_views_copies_only_repaired_rows() {
 #[test]
 fn invalid_bytes_under_nulls_do_not_fail_validation() {
     let values: Vec<&[u8]> = vec![b"ok", b"\xFF\xFE", b"fine \xE2\x82\xAC", b"\xC0"];
-    let nulls = arrow::buffer::NullBuffer::from(vec![true, false, true, false]);
+    let nulls = arrow_buffer::NullBuffer::from(vec![true, false, true, false]);
     let (offsets, data, _) = BinaryArray::from_vec(values.clone()).into_parts();
     let array = BinaryArray::new(offsets, data, Some(nulls));
     let strings = kernels::validate_utf8(&array).unwrap();
@@ -218,7 +249,7 @@ fn typed_entry_points_and_unsupported_types() {
         error.to_string(),
         "invalid UTF-8 in row 1 at byte 0: code point above U+10FFFF (bytes F4 90 80 80)"
     );
-    let numbers = arrow::array::Int32Array::from(vec![1, 2]);
+    let numbers = arrow_array::Int32Array::from(vec![1, 2]);
     let error = kernels::is_valid_utf8(&numbers).unwrap_err();
     assert_eq!(error, Utf8ArrayError::UnsupportedType(DataType::Int32));
     assert_eq!(
@@ -235,14 +266,41 @@ fn string_arrays_are_checked_too() {
     assert!(valid.value(0) && valid.is_null(1) && valid.value(2));
     let same = kernels::validate_utf8(&strings).unwrap();
     assert_eq!(same.data_type(), &DataType::Utf8);
-    let views = arrow::array::StringViewArray::from(vec!["a", "a longer value than twelve"]);
+    let views = arrow_array::StringViewArray::from(vec!["a", "a longer value than twelve"]);
     assert_eq!(
         kernels::make_valid_utf8(&views).unwrap().data_type(),
         &DataType::Utf8View
     );
-    let large = arrow::array::LargeStringArray::from(vec!["x"]);
+    let large = arrow_array::LargeStringArray::from(vec!["x"]);
     assert_eq!(
         kernels::try_validate_utf8(&large).unwrap().data_type(),
         &DataType::LargeUtf8
     );
+}
+
+/// Rows cut from one valid text at every set of positions, inside characters too: the
+/// values buffer has no error at all, so each row's verdict comes from its two ends alone.
+#[test]
+fn rows_cut_from_valid_text_at_every_set_of_positions() {
+    let text = "añ€😀b".as_bytes();
+    for cuts in 0u32..1 << (text.len() - 1) {
+        let mut rows: Vec<&[u8]> = Vec::new();
+        let mut start = 0;
+        for i in 1..text.len() {
+            if cuts >> (i - 1) & 1 == 1 {
+                rows.push(&text[start..i]);
+                start = i;
+            }
+        }
+        rows.push(&text[start..]);
+        let expected: Vec<Option<Vec<u8>>> = rows.iter().map(|r| Some(r.to_vec())).collect();
+        check_all(&BinaryArray::from_vec(rows), &expected);
+    }
+    // Views: values of more than 12 bytes lie in a data buffer, back to back.
+    let text = "añ€😀".repeat(3);
+    for cut in 0..=text.len() {
+        let rows = [&text.as_bytes()[..cut], &text.as_bytes()[cut..]];
+        let expected: Vec<Option<Vec<u8>>> = rows.iter().map(|r| Some(r.to_vec())).collect();
+        check_all(&BinaryViewArray::from_iter_values(rows), &expected);
+    }
 }

@@ -9,29 +9,31 @@
 //! | [`try_validate_utf8`] | the string array, invalid rows null | views: the views; offsets: the values, unless all are valid |
 //! | [`is_valid_utf8`] | `BooleanArray` | - |
 //! | [`make_valid_utf8`] | the string array, invalid rows repaired exactly as `String::from_utf8_lossy` | views: only repaired values; offsets: the values, unless all are valid |
+//! | [`repair_utf8`] | the string array, invalid rows as a [`Policy`] says (escaped, read as windows-1252, null, or the error) | as above |
 //! | [`utf8_error_offsets`] | `Int64Array`: std's `valid_up_to` of invalid rows, null for valid ones | - |
 //! | [`utf8_error_reasons`] | `StringArray`: why invalid rows are, null for valid ones | - |
 //!
 //! `Binary` gives `Utf8`, `LargeBinary` gives `LargeUtf8`, `BinaryView` gives `Utf8View`
 //! (and each string type gives itself). How rows are decided with one pass over each
-//! buffer: [`crate::verdict`]; how results share the input's buffers: [`crate::output`].
+//! buffer: [`vutf8::records::RangeMap`]; how results share the input's buffers: [`crate::output`].
 
-use arrow::array::{
+use arrow_array::{
     Array, ArrayRef, BinaryViewArray, BooleanArray, GenericBinaryArray, GenericStringArray,
     Int64Array, OffsetSizeTrait, StringArray, StringViewArray,
 };
-use arrow::buffer::NullBuffer;
+use arrow_buffer::NullBuffer;
 
 use crate::column::ByteColumn;
 use crate::error::{RowError, Utf8ArrayError};
 use crate::output::{strings, RowOut};
+use vutf8::records::Policy;
 
 /// Each row valid UTF-8 or not; null rows stay null.
 ///
 /// ```
-/// use arrow::array::{Array, BinaryArray};
+/// use arrow_array::{Array, BinaryArray};
 /// let rows = BinaryArray::from_opt_vec(vec![Some(b"ok"), Some(b"\xC0\xAF"), None]);
-/// let valid = vutf8_datafusion::kernels::is_valid_utf8(&rows).unwrap();
+/// let valid = vutf8_arrow::kernels::is_valid_utf8(&rows).unwrap();
 /// assert!(valid.value(0) && !valid.value(1) && valid.is_null(2));
 /// ```
 pub fn is_valid_utf8(array: &dyn Array) -> Result<BooleanArray, Utf8ArrayError> {
@@ -89,13 +91,44 @@ pub fn try_validate_utf8(array: &dyn Array) -> Result<ArrayRef, Utf8ArrayError> 
 /// allows (views), and nothing is copied if every row is valid.
 ///
 /// ```
-/// use arrow::array::{Array, AsArray, BinaryArray};
+/// use arrow_array::{cast::AsArray, Array, BinaryArray};
 /// let rows = BinaryArray::from_vec(vec![b"caf\xC3\xA9", b"caf\xE9!"]);
-/// let repaired = vutf8_datafusion::kernels::make_valid_utf8(&rows).unwrap();
+/// let repaired = vutf8_arrow::kernels::make_valid_utf8(&rows).unwrap();
 /// let repaired = repaired.as_string::<i32>();
 /// assert_eq!((repaired.value(0), repaired.value(1)), ("café", "caf\u{FFFD}!"));
 /// ```
 pub fn make_valid_utf8(array: &dyn Array) -> Result<ArrayRef, Utf8ArrayError> {
+    written(array, Policy::Replace)
+}
+
+/// The array as strings, each invalid row handled by `policy` ([`Policy`]; valid rows are
+/// never changed): `Replace` is [`make_valid_utf8`], `Drop` is [`try_validate_utf8`] (the
+/// row becomes null, so the array keeps its length), `Strict` is [`validate_utf8`] (the
+/// first invalid row is the error), and `Escape` and `Windows1252` write each invalid row
+/// as that policy's text. Valid rows are shared, not copied, as [`make_valid_utf8`] says.
+///
+/// ```
+/// use arrow_array::{cast::AsArray, Array, BinaryArray};
+/// use vutf8::records::Policy;
+/// let rows = BinaryArray::from_vec(vec![b"caf\xC3\xA9", b"caf\xE9!"]);
+/// let escaped = vutf8_arrow::kernels::repair_utf8(&rows, Policy::Escape).unwrap();
+/// let escaped = escaped.as_string::<i32>();
+/// assert_eq!((escaped.value(0), escaped.value(1)), ("café", "caf\\xe9!"));
+/// let dropped = vutf8_arrow::kernels::repair_utf8(&rows, Policy::Drop).unwrap();
+/// assert!(dropped.is_valid(0) && dropped.is_null(1));
+/// ```
+pub fn repair_utf8(array: &dyn Array, policy: Policy) -> Result<ArrayRef, Utf8ArrayError> {
+    match policy {
+        Policy::Strict => validate_utf8(array),
+        Policy::Drop => try_validate_utf8(array),
+        Policy::Replace => make_valid_utf8(array),
+        _ => written(array, policy),
+    }
+}
+
+/// The array as strings, each invalid row that is not null written by `policy` (a
+/// policy that gives no text empties it), null rows with invalid bytes emptied.
+fn written(array: &dyn Array, policy: Policy) -> Result<ArrayRef, Utf8ArrayError> {
     let column = ByteColumn::of(array)?;
     let verdicts = column.verdicts();
     let unchanged = verdicts.all_valid();
@@ -105,7 +138,7 @@ pub fn make_valid_utf8(array: &dyn Array) -> Result<ArrayRef, Utf8ArrayError> {
         } else if column.is_null(i) {
             RowOut::Empty
         } else {
-            RowOut::Repair
+            RowOut::Repair(policy)
         }
     })
 }

@@ -7,10 +7,11 @@
 //! `LargeBinary` and `Utf8View` as `BinaryView`, and each produces what its binary
 //! counterpart produces.
 
-use arrow::array::{Array, AsArray, BinaryViewArray, GenericBinaryArray, OffsetSizeTrait};
-use arrow::array::{ByteView, MAX_INLINE_VIEW_LEN};
-use arrow::buffer::{BooleanBuffer, NullBuffer};
-use arrow::datatypes::DataType;
+use arrow_array::cast::AsArray;
+use arrow_array::{Array, BinaryViewArray, GenericBinaryArray, OffsetSizeTrait};
+use arrow_buffer::{BooleanBuffer, NullBuffer};
+use arrow_data::{ByteView, MAX_INLINE_VIEW_LEN};
+use arrow_schema::DataType;
 
 use crate::error::Utf8ArrayError;
 use vutf8::records::RangeMap;
@@ -76,7 +77,7 @@ impl ByteColumn {
     }
 
     /// For each row, null or not, whether its bytes are valid UTF-8: one vutf8 pass over
-    /// each buffer, then a constant-time rule per row (see [`crate::verdict`]).
+    /// each buffer, then a constant-time rule per row (see [`vutf8::records::RangeMap`]).
     pub(crate) fn verdicts(&self) -> Verdicts {
         let valid = match self {
             Self::Offsets32(a) => offset_verdicts(a),
@@ -116,10 +117,33 @@ impl Verdicts {
 /// searched once; then each row is two byte tests (and a search of the error list when
 /// there were errors).
 fn offset_verdicts<O: OffsetSizeTrait>(array: &GenericBinaryArray<O>) -> BooleanBuffer {
+    if array.is_empty() {
+        // (An empty slice may come with a values buffer that ends before its one offset,
+        // as from Arrow's C interface.)
+        return BooleanBuffer::new_unset(0);
+    }
     let offsets = array.value_offsets();
     let first = offsets[0].as_usize();
     let window = &array.value_data()[first..offsets[array.len()].as_usize()];
     let map = RangeMap::new(window);
+    if let Some(text) = map.text() {
+        // No error anywhere: a row is valid unless it starts or ends inside a character.
+        // Rows lie back to back, so a row's start is the end of the row before it: its
+        // boundary test is carried over when rows come in order (as `collect_bool` calls).
+        let mut carried = (0, true); // (row, whether its start is a boundary)
+        return BooleanBuffer::collect_bool(array.len(), |i| {
+            let start = offsets[i].as_usize() - first;
+            let end = offsets[i + 1].as_usize() - first;
+            let start_ok = if carried.0 == i {
+                carried.1
+            } else {
+                text.is_char_boundary(start)
+            };
+            let end_ok = text.is_char_boundary(end);
+            carried = (i + 1, end_ok);
+            start == end || (start_ok && end_ok)
+        });
+    }
     let mut in_order = map.in_order();
     BooleanBuffer::collect_bool(array.len(), |i| {
         let start = offsets[i].as_usize() - first;
@@ -151,6 +175,9 @@ fn view_verdicts(array: &BinaryViewArray) -> BooleanBuffer {
         let buffer = buffers[index].as_slice();
         let map = maps[index].get_or_insert_with(|| RangeMap::new(buffer));
         let start = view.offset as usize;
-        map.is_valid(start..start + len)
+        match map.text() {
+            Some(text) => text.is_char_boundary(start) && text.is_char_boundary(start + len),
+            None => map.is_valid(start..start + len),
+        }
     })
 }

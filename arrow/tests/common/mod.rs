@@ -7,8 +7,8 @@ use std::path::Path;
 
 use std::sync::Arc;
 
-use arrow::array::{Array, ArrayRef, BinaryArray, BinaryViewArray, LargeBinaryArray};
-use arrow::buffer::NullBuffer;
+use arrow_array::{Array, ArrayRef, BinaryArray, BinaryViewArray, LargeBinaryArray};
+use arrow_buffer::NullBuffer;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -130,19 +130,17 @@ pub fn arrays(rows: &[Row]) -> Vec<ArrayRef> {
 
 /// The bytes of row `i` of a binary array of any layout (`None` if null).
 pub fn row(array: &dyn Array, i: usize) -> Option<Vec<u8>> {
-    use arrow::array::AsArray;
+    use arrow_array::cast::AsArray;
     if array.is_null(i) {
         return None;
     }
     Some(match array.data_type() {
-        arrow::datatypes::DataType::Binary => array.as_binary::<i32>().value(i).to_vec(),
-        arrow::datatypes::DataType::LargeBinary => array.as_binary::<i64>().value(i).to_vec(),
-        arrow::datatypes::DataType::BinaryView => array.as_binary_view().value(i).to_vec(),
-        arrow::datatypes::DataType::Utf8 => array.as_string::<i32>().value(i).as_bytes().to_vec(),
-        arrow::datatypes::DataType::LargeUtf8 => {
-            array.as_string::<i64>().value(i).as_bytes().to_vec()
-        }
-        arrow::datatypes::DataType::Utf8View => array.as_string_view().value(i).as_bytes().to_vec(),
+        arrow_schema::DataType::Binary => array.as_binary::<i32>().value(i).to_vec(),
+        arrow_schema::DataType::LargeBinary => array.as_binary::<i64>().value(i).to_vec(),
+        arrow_schema::DataType::BinaryView => array.as_binary_view().value(i).to_vec(),
+        arrow_schema::DataType::Utf8 => array.as_string::<i32>().value(i).as_bytes().to_vec(),
+        arrow_schema::DataType::LargeUtf8 => array.as_string::<i64>().value(i).as_bytes().to_vec(),
+        arrow_schema::DataType::Utf8View => array.as_string_view().value(i).as_bytes().to_vec(),
         other => panic!("not bytes: {other}"),
     })
 }

@@ -2,8 +2,8 @@
 //! where every row stays as it is, and otherwise copying as little as the layout allows.
 //!
 //! Each row is kept, emptied (a row that becomes or is null, whose bytes must not stay in
-//! a string array if they are not valid), or repaired (each ill-formed part replaced by
-//! U+FFFD, as `String::from_utf8_lossy` does).
+//! a string array if they are not valid), or repaired by a [`Policy`] (`Replace`: each
+//! ill-formed part replaced by U+FFFD, as `String::from_utf8_lossy` does).
 //!
 //! - Nothing to change: the result shares the values buffer (or the views and data
 //!   buffers) of the input. For a sliced offset array only the offsets are rebased.
@@ -14,14 +14,17 @@
 
 use std::sync::Arc;
 
-use arrow::array::{
-    make_view, Array, ArrayRef, BinaryViewArray, GenericBinaryArray, GenericStringArray,
-    OffsetSizeTrait, StringViewArray,
+use arrow_array::builder::make_view;
+use arrow_array::{
+    Array, ArrayRef, BinaryViewArray, GenericBinaryArray, GenericStringArray, OffsetSizeTrait,
+    StringViewArray,
 };
-use arrow::buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
+use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 
 use crate::column::{ByteColumn, MAX_INLINE};
 use crate::error::Utf8ArrayError;
+
+use vutf8::records::Policy;
 
 /// The replacement character, U+FFFD, in UTF-8.
 const REPLACEMENT: &[u8] = "\u{FFFD}".as_bytes();
@@ -36,13 +39,23 @@ pub(crate) enum RowOut {
     Keep,
     /// Becomes the empty string (a null row's bytes, not valid, dropped).
     Empty,
-    /// Each ill-formed part replaced by U+FFFD.
-    Repair,
+    /// Invalid, and written as the policy says: one that gives text (`Replace`, `Escape`,
+    /// `Windows1252`; a policy that gives none, `Drop` or `Strict`, empties the row).
+    Repair(Policy),
+}
+
+/// The text of `bytes` (not valid UTF-8) under `policy`, appended to `out`.
+fn push_repaired(out: &mut Vec<u8>, bytes: &[u8], policy: Policy) {
+    if policy == Policy::Replace {
+        push_replaced(out, bytes);
+    } else if let Some(text) = policy.text(bytes) {
+        out.extend_from_slice(text.as_bytes());
+    }
 }
 
 /// `bytes` with each ill-formed part (maximal subpart) replaced by U+FFFD, appended to
-/// `out`: the bytes of `String::from_utf8_lossy(bytes)`.
-pub(crate) fn push_repaired(out: &mut Vec<u8>, bytes: &[u8]) {
+/// `out`: the bytes of `String::from_utf8_lossy(bytes)`, without a `String` between.
+fn push_replaced(out: &mut Vec<u8>, bytes: &[u8]) {
     let mut done = 0;
     for error in vutf8::errors(bytes) {
         let start = error.valid_up_to();
@@ -79,6 +92,14 @@ fn offset_strings<O: OffsetSizeTrait>(
     out: impl Fn(usize) -> RowOut,
     layout: &'static str,
 ) -> Result<GenericStringArray<O>, Utf8ArrayError> {
+    if array.is_empty() {
+        // (Its values buffer may end before its one offset: see `column::offset_verdicts`.)
+        return Ok(GenericStringArray::new(
+            OffsetBuffer::new_empty(),
+            Buffer::from_vec(Vec::<u8>::new()),
+            nulls,
+        ));
+    }
     let offsets = array.value_offsets();
     let first = offsets[0].as_usize();
     let last = offsets[array.len()].as_usize();
@@ -114,8 +135,8 @@ fn offset_strings<O: OffsetSizeTrait>(
         let row_out = out(i);
         if row_out != RowOut::Keep {
             values.extend_from_slice(&data[run..start]);
-            if row_out == RowOut::Repair {
-                push_repaired(&mut values, &data[start..end]);
+            if let RowOut::Repair(policy) = row_out {
+                push_repaired(&mut values, &data[start..end], policy);
             }
             run = end;
         }
@@ -168,9 +189,9 @@ fn view_strings(
         match out(i) {
             RowOut::Keep => {}
             RowOut::Empty => *view = 0,
-            RowOut::Repair => {
+            RowOut::Repair(policy) => {
                 repaired.clear();
-                push_repaired(&mut repaired, array.value(i));
+                push_repaired(&mut repaired, array.value(i), policy);
                 if repaired.len() > u32::MAX as usize {
                     return Err(too_large(format!(
                         "row {i} repaired is {} bytes",

@@ -1,10 +1,9 @@
-//! The one error type of the kernels, and how it becomes Arrow's and DataFusion's.
+//! The one error type of the kernels, and how it becomes Arrow's (`vutf8-datafusion` maps it
+//! to DataFusion's).
 
 use std::fmt;
 
-use arrow::datatypes::DataType;
-use arrow::error::ArrowError;
-use datafusion::error::DataFusionError;
+use arrow_schema::{ArrowError, DataType};
 use vutf8::ErrorKind;
 
 /// How many bytes of an invalid value an error message shows, from where the error starts.
@@ -93,15 +92,6 @@ impl From<Utf8ArrayError> for ArrowError {
         match e {
             Utf8ArrayError::TooLarge { .. } => ArrowError::ComputeError(e.to_string()),
             _ => ArrowError::InvalidArgumentError(e.to_string()),
-        }
-    }
-}
-
-impl From<Utf8ArrayError> for DataFusionError {
-    fn from(e: Utf8ArrayError) -> Self {
-        match e {
-            Utf8ArrayError::UnsupportedType(_) => DataFusionError::Plan(e.to_string()),
-            _ => DataFusionError::Execution(e.to_string()),
         }
     }
 }
