@@ -167,8 +167,8 @@ fn main() {
     report("text not seen before (each round walks the files, one call per side and file):", &names, &lens, &mut walk);
 }
 EOF
-# The rounds' order is the benchmarks' own (benches/support/order.rs), included by path.
-printf '\n#[path = "%s/benches/support/order.rs"]\nmod order;\n' "$root" >>"$out/harness/src/main.rs"
+# The rounds' order is the benchmarks' own (bench/benches/support/order.rs), included by path.
+printf '\n#[path = "%s/bench/benches/support/order.rs"]\nmod order;\n' "$root" >>"$out/harness/src/main.rs"
 if [ "$aa" = 1 ]; then
     echo "ab-compare --aa: two copies of $(git rev-parse --short "$rev"), $rounds rounds" >&2
 else

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the one-command comparison (`cargo bench --bench compare`) N times and prints its
+# Runs the one-command comparison (`cargo bench -p vutf8-bench --bench compare`) N times and prints its
 # tables with every cell replaced by the median of the N runs (ratios included: the median
 # of the per-run ratios, each measured side by side). On a shared, noisy machine one run
 # can be unlucky as a whole (another job on the other core for minutes); the median of
@@ -25,16 +25,16 @@ done
 out=target/compare-runs
 mkdir -p "$out"
 rm -f "$out"/run-*.txt
-cargo bench "${cargo_args[@]}" --bench compare --no-run -q
+cargo bench -p vutf8-bench "${cargo_args[@]}" --bench compare --no-run -q
 for i in $(seq 1 "$n"); do
     echo "compare-runs: run $i of $n" >&2
-    cargo bench -q "${cargo_args[@]}" --bench compare -- "${bench_args[@]}" >"$out/run-$i.txt"
+    cargo bench -q -p vutf8-bench "${cargo_args[@]}" --bench compare -- "${bench_args[@]}" >"$out/run-$i.txt"
 done
 python3 - "$out"/run-*.txt <<'EOF'
 import statistics, sys
 
 runs = [open(p).read().splitlines() for p in sys.argv[1:]]
-print(f"medians of {len(runs)} runs of `cargo bench --bench compare`\n")
+print(f"medians of {len(runs)} runs of `cargo bench -p vutf8-bench --bench compare`\n")
 for lines in zip(*runs):
     first = lines[0]
     if not first.startswith("| "):

@@ -12,6 +12,11 @@ pub use order::balanced_order;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+/// The workspace's root folder: where `target/` (the real corpora) and `docs/` (the plots)
+/// are, and what relative paths given to a benchmark start from (cargo runs benchmarks in
+/// their package's folder, `bench/`).
+pub const WORKSPACE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+
 /// The sizes every benchmark runs at.
 pub const SIZES: &[usize] = &[
     1,

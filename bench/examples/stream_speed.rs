@@ -3,9 +3,9 @@
 //! measure the same, slower and more carefully). Used to choose `PAR_THRESHOLD`.
 //!
 //! ```text
-//! cargo run --release --features rayon --example stream_speed -- stream   # chunk sizes
-//! cargo run --release --features rayon --example stream_speed -- par      # 256 MiB
-//! cargo run --release --features rayon --example stream_speed -- sizes    # threshold
+//! cargo run --release -p vutf8-bench --example stream_speed -- stream   # chunk sizes
+//! cargo run --release -p vutf8-bench --example stream_speed -- par      # 256 MiB
+//! cargo run --release -p vutf8-bench --example stream_speed -- sizes    # threshold
 //! ```
 
 use std::hint::black_box;

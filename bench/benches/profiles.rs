@@ -8,7 +8,7 @@
 //!   non-ASCII text), and `validate_and_count` against `from_utf8` + `chars().count()`.
 //!
 //! Inputs are 64 KiB, placed 8 bytes past a 64-byte boundary. Run with
-//! `cargo bench --bench profiles`; add a filter (`-- lossy`) to run one group.
+//! `cargo bench -p vutf8-bench --bench profiles`; add a filter (`-- lossy`) to run one group.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::time::Duration;

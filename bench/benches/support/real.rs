@@ -1,4 +1,4 @@
-//! The real-text report: `cargo bench --bench compare -- --real [DIR]`.
+//! The real-text report: `cargo bench -p vutf8-bench --bench compare -- --real [DIR]`.
 //!
 //! Times every validator of [`super::peers`] on the real-text corpus that
 //! `scripts/real-corpus.sh` builds (`target/real-corpus` by default; `damaged/` is left

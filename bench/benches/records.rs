@@ -1,4 +1,4 @@
-//! Log ingestion: `cargo bench --bench records`.
+//! Log ingestion: `cargo bench -p vutf8-bench --bench records`.
 //!
 //! A buffer of many log lines is cut into its lines and every line gets a verdict (valid
 //! UTF-8 or not), as a log shipper does before it forwards a line as text. The lines are
@@ -38,7 +38,7 @@
 //!
 //! The vutf8 backend is the one it selects on this CPU (printed in the header). On an
 //! AVX-512 CPU, the AVX2 figures come from a build without the `avx512` feature:
-//! `cargo bench --bench records --no-default-features --features std`.
+//! `cargo bench -p vutf8-bench --bench records --no-default-features`.
 
 mod support;
 
@@ -193,17 +193,17 @@ fn options() -> Options {
             }
             "--logs" => {
                 let dir = args.next().expect("--logs DIR");
-                o.logs = Some(Path::new(env!("CARGO_MANIFEST_DIR")).join(dir));
+                o.logs = Some(Path::new(support::WORKSPACE).join(dir));
             }
             "--file" => o
                 .files
-                .push(PathBuf::from(args.next().expect("--file PATH"))),
+                .push(Path::new(support::WORKSPACE).join(args.next().expect("--file PATH"))),
             "--bench" => {}
             other => eprintln!("records: ignoring argument {other:?}"),
         }
     }
     if o.logs.is_none() && o.files.is_empty() {
-        o.logs = Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("target/real-logs"));
+        o.logs = Some(Path::new(support::WORKSPACE).join("target/real-logs"));
     }
     o
 }

@@ -3,8 +3,8 @@
 //! `core::str::from_utf8`, for every corpus at every size of the issue (1 B … 1 MiB).
 //! Inputs start 8 bytes past a 64-byte boundary; each iteration asserts the result.
 //!
-//! `cargo bench --bench validators -- cjk/64K` runs one group; the plain table with
-//! ratios comes from `cargo bench --bench compare`.
+//! `cargo bench -p vutf8-bench --bench validators -- cjk/64K` runs one group; the plain table with
+//! ratios comes from `cargo bench -p vutf8-bench --bench compare`.
 
 mod support;
 

@@ -2,11 +2,11 @@
 //!
 //! - `stream/<script>`: one 8 MiB text, validated by `is_valid` in one call (the baseline)
 //!   and by `Validator` in chunks of 1 KiB, 64 KiB and 1 MiB.
-//! - `parallel/<size>` (feature `rayon`): `is_valid` against `par_is_valid` and
+//! - `parallel/<size>`: `is_valid` against `par_is_valid` and
 //!   `par_from_utf8` from 256 KiB (below `PAR_THRESHOLD`) to 256 MiB, on rayon's global
 //!   pool (all cores; `RAYON_NUM_THREADS` sets it).
 //!
-//! Every run asserts its result. `cargo bench --bench stream --features rayon`.
+//! Every run asserts its result. `cargo bench -p vutf8-bench --bench stream`.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::time::Duration;
@@ -42,7 +42,6 @@ fn streaming(c: &mut Criterion) {
     }
 }
 
-#[cfg(feature = "rayon")]
 fn parallel(c: &mut Criterion) {
     let text = generate(Script::Mixed, 256 << 20, 1);
     for size in [
@@ -75,9 +74,6 @@ fn parallel(c: &mut Criterion) {
         g.finish();
     }
 }
-
-#[cfg(not(feature = "rayon"))]
-fn parallel(_: &mut Criterion) {}
 
 criterion_group!(benches, streaming, parallel);
 criterion_main!(benches);

@@ -1,4 +1,4 @@
-//! The one-command comparison: `cargo bench --bench compare`.
+//! The one-command comparison: `cargo bench -p vutf8-bench --bench compare`.
 //!
 //! For every corpus and size, times vutf8 (`is_valid` and `from_utf8`), the `simdutf8`
 //! crate (`basic` and `compat`) and `core::str::from_utf8` side by side: each round times
@@ -99,7 +99,7 @@ fn options() -> Options {
                     Some(d) => d,
                     None => "target/real-corpus".to_string(),
                 };
-                o.real = Some(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir));
+                o.real = Some(std::path::Path::new(support::WORKSPACE).join(dir));
             }
             "--backend" => {
                 let name = args.next().expect("--backend NAME");
@@ -139,7 +139,7 @@ fn measure(input: &[u8], expect: bool, o: &Options) -> Vec<f64> {
 fn main() {
     let o = options();
     if let Some(dir) = &o.real {
-        let plot = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/compare-real.svg");
+        let plot = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/compare-real.svg");
         let plot = o.plot.then(|| std::path::Path::new(plot));
         support::real::run(dir, o.rounds, o.batch, plot);
         return;
@@ -215,7 +215,7 @@ fn main() {
     }
 
     if o.plot && scripts.len() == Script::ALL.len() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/compare.svg");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/compare.svg");
         match plot(path, &curves) {
             Ok(()) => println!("\nplot written to docs/compare.svg"),
             Err(e) => eprintln!("compare: could not write the plot: {e}"),
