@@ -127,6 +127,12 @@ debian_rustc=/usr/bin/rustc
     || die "$debian_rustc is $("$debian_rustc" -V), want Debian's rustc-web >= 1.96"
 command -v cargo >/dev/null || die "cargo (rustup's) is not on PATH"
 
+# The host's list (step 2) is read from the README's test command as the caller built it:
+# CI builds it with clippy-driver as the workspace wrapper (.ci/run), so the same wrapper
+# and flags, or cargo would build the workspace's crates again.
+host_wrapper=()
+[ -z "${RUSTC_WORKSPACE_WRAPPER:-}" ] \
+    || host_wrapper=(RUSTC_WORKSPACE_WRAPPER="$RUSTC_WORKSPACE_WRAPPER" CLIPPY_ARGS="${CLIPPY_ARGS:-}")
 # Everything the target build sees is set here; nothing leaks in from the caller.
 unset RUSTFLAGS CARGO_ENCODED_RUSTFLAGS RUSTC_WRAPPER RUSTC_WORKSPACE_WRAPPER RUSTC_BOOTSTRAP
 export CARGO_TERM_COLOR=never
@@ -205,9 +211,9 @@ say "host test list (rustup's toolchain, target dir $host_dir)"
 # No --workspace: the default members, as in that command (vutf8-datafusion is not one; a
 # debug build of DataFusion and Ballista is large and slow, and lists none of vutf8's tests).
 host_build=(cargo test --no-run "${features[@]}")
-if ! env -u RUSTC -u RUSTDOC CARGO_TARGET_DIR="$host_dir" \
+if ! env -u RUSTC -u RUSTDOC CARGO_TARGET_DIR="$host_dir" "${host_wrapper[@]}" \
     "${host_build[@]}" -q --message-format=json >"$work/host.json"; then
-    env -u RUSTC -u RUSTDOC CARGO_TARGET_DIR="$host_dir" "${host_build[@]}" || true
+    env -u RUSTC -u RUSTDOC CARGO_TARGET_DIR="$host_dir" "${host_wrapper[@]}" "${host_build[@]}" || true
     die "host build"
 fi
 : >"$work/host.list"
