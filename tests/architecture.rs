@@ -1,5 +1,5 @@
 //! The workspace's map and layering, checked: `docs/ARCHITECTURE.md` names every source file
-//! of the library, the CLI, the Arrow and DataFusion crates, every script and every doc, and names
+//! of the library, the CLI, the Arrow, DataFusion and Python crates, every script and every doc, and names
 //! nothing that does not exist; the modules of each crate import each other without a
 //! circle; and nothing in the library calls into its façade (`src/lib.rs` only declares and
 //! re-exports).
@@ -61,6 +61,7 @@ const CRATES: &[(&str, &str)] = &[
     ("cli/src", "cli/src/main.rs"),
     ("arrow/src", "arrow/src/lib.rs"),
     ("datafusion/src", "datafusion/src/lib.rs"),
+    ("python/src", "python/src/lib.rs"),
 ];
 
 #[test]

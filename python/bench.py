@@ -1,0 +1,261 @@
+"""vutf8 for Python against what Python programs use today, on real text and real logs.
+
+    python python/bench.py [--corpus DIR] [--logs DIR] [--runs N]
+
+Prints one table (the CPU, vutf8's backend, the library versions; per case the median time
+of one call over N interleaved runs, the throughput, and the speed relative to the case's
+baseline, the first contender):
+
+- one buffer: `vutf8.is_valid` and `vutf8.validate` against `bytes.decode('utf-8')` and
+  `str(b, 'utf-8')`, on 100 bytes and on 64 KiB and whole files of real non-ASCII text
+  (target/real-corpus, from scripts/real-corpus.sh);
+- an Arrow column of real log lines (target/real-logs, from scripts/real-logs.sh):
+  `vutf8.arrow.is_valid` and `to_string` against `pyarrow.compute.cast(col, pa.string())`
+  and Polars' `cast(pl.String)`;
+- line verdicts of a buffer of log lines: `vutf8.line_verdicts` against a Python loop over
+  `splitlines()` and `decode`.
+
+Every contender's answer is checked once before it is timed. Runs are interleaved (each
+run times every contender of a case, in a rotating order), so a slow moment of the machine
+spreads over all of them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+import sys
+import timeit
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+import pyarrow as pa
+import pyarrow.compute as pc
+
+import vutf8
+import vutf8.arrow as va
+
+ROOT = Path(__file__).resolve().parents[1]
+KIB = 1024
+# Real text files: (name in the table, path under the corpus).
+TEXTS = [
+    ("ru man pages", "man/manpages-ru.man"),
+    ("ja text", "text/debian-reference.ja.txt"),
+    ("zh-cn text", "text/debian-reference.zh-cn.txt"),
+    ("de text", "text/debian-reference.de.txt"),
+]
+
+
+@dataclass
+class Contender:
+    """One way to answer a case: a name and a call."""
+
+    name: str
+    call: Callable[[], object]
+
+
+@dataclass
+class Case:
+    """What is measured: a name, the bytes it covers, and its contenders (the first is the
+    baseline)."""
+
+    name: str
+    size: int
+    contenders: list[Contender]
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def valid_prefix(data: bytes, n: int) -> bytes:
+    """The longest prefix of at most `n` bytes that ends on a character boundary."""
+    n = min(n, len(data))
+    while n < len(data) and 0x80 <= data[n] < 0xC0:
+        n -= 1
+    return data[:n]
+
+
+def middle(data: bytes) -> int:
+    """The first character boundary from the middle of `data` on (the start of a file is
+    often an ASCII header: 100 bytes of text are taken from its middle)."""
+    at = len(data) // 2
+    while at < len(data) and 0x80 <= data[at] < 0xC0:
+        at += 1
+    return at
+
+
+def non_ascii_share(data: bytes) -> float:
+    return sum(1 for b in data if b >= 0x80) / max(len(data), 1)
+
+
+def py_line_verdicts(buf: bytes) -> list[bool]:
+    """What a Python program writes today: split, then decode each line."""
+    out = []
+    for line in buf.splitlines():
+        try:
+            line.decode("utf-8")
+            out.append(True)
+        except UnicodeDecodeError:
+            out.append(False)
+    return out
+
+
+def decodes(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def text_cases(corpus: Path) -> list[Case]:
+    cases = []
+    for name, rel in TEXTS:
+        path = corpus / rel
+        if not path.is_file():
+            print(f"bench: {path} not found (scripts/real-corpus.sh), skipped", file=sys.stderr)
+            continue
+        whole = path.read_bytes()
+        assert vutf8.is_valid(whole) and decodes(whole), path
+        for size in (100, 64 * KIB, len(whole)):
+            data = valid_prefix(whole[middle(whole) :] if size == 100 else whole, size)
+            label = f"{name}, {len(data):,} B ({non_ascii_share(data):.0%} non-ASCII)"
+            cases.append(Case(label, len(data), buffer_contenders(data)))
+    return cases
+
+
+def buffer_contenders(data: bytes) -> list[Contender]:
+    assert vutf8.is_valid(data) is True and vutf8.validate(data) is None
+    return [
+        Contender("bytes.decode('utf-8')", lambda: data.decode("utf-8")),
+        Contender("str(b, 'utf-8')", lambda: str(data, "utf-8")),
+        Contender("vutf8.is_valid", lambda: vutf8.is_valid(data)),
+        Contender("vutf8.validate", lambda: vutf8.validate(data)),
+    ]
+
+
+def log_lines(path: Path) -> list[bytes]:
+    return path.read_bytes().splitlines()
+
+
+def arrow_cases(logs: Path) -> list[Case]:
+    cases = []
+    for name in ("ascii.log", "multilingual.log"):
+        path = logs / name
+        if not path.is_file():
+            print(f"bench: {path} not found (scripts/real-logs.sh), skipped", file=sys.stderr)
+            continue
+        lines = log_lines(path)
+        column = pa.array(lines, pa.binary())
+        series = pl.Series("log", lines, dtype=pl.Binary)
+        assert va.is_valid(column).to_pylist() == [True] * len(lines)
+        assert va.to_string(column).equals(pc.cast(column, pa.string()))
+        assert va.is_valid(series).all() and series.cast(pl.String).len() == len(lines)
+        label = f"Arrow column: {name}, {len(lines):,} lines, {column.nbytes:,} B"
+        cases.append(
+            Case(
+                label,
+                sum(map(len, lines)),
+                [
+                    Contender("pc.cast(col, pa.string())", lambda: pc.cast(column, pa.string())),
+                    Contender("polars s.cast(pl.String)", lambda: series.cast(pl.String)),
+                    Contender("vutf8.arrow.is_valid(col)", lambda: va.is_valid(column)),
+                    Contender("vutf8.arrow.to_string(col)", lambda: va.to_string(column)),
+                    Contender("vutf8.arrow.is_valid(series)", lambda: va.is_valid(series)),
+                ],
+            )
+        )
+    return cases
+
+
+def line_cases(logs: Path) -> list[Case]:
+    cases = []
+    for name in ("multilingual.log", "damaged.log"):
+        path = logs / name
+        if not path.is_file():
+            continue
+        buf = path.read_bytes()
+        expected = py_line_verdicts(buf)
+        assert vutf8.line_verdicts(buf) == expected, "line rules differ on this file"
+        bad = expected.count(False)
+        label = f"line verdicts: {name}, {len(expected):,} lines ({bad:,} invalid)"
+        cases.append(
+            Case(
+                label,
+                len(buf),
+                [
+                    Contender("splitlines() + decode loop", lambda: py_line_verdicts(buf)),
+                    Contender("vutf8.line_verdicts", lambda: vutf8.line_verdicts(buf)),
+                    Contender("vutf8.invalid_lines", lambda: vutf8.invalid_lines(buf)),
+                ],
+            )
+        )
+    return cases
+
+
+def calls_per_run(call: Callable[[], object], at_least: float = 0.02) -> int:
+    """Enough calls for one timing to take `at_least` seconds."""
+    number = 1
+    while True:
+        if timeit.timeit(call, number=number) >= at_least:
+            return number
+        number *= 4
+
+
+def median_times(case: Case, runs: int) -> list[float]:
+    """The median seconds per call of each contender, over `runs` interleaved runs."""
+    numbers = [calls_per_run(c.call) for c in case.contenders]
+    times: list[list[float]] = [[] for _ in case.contenders]
+    for run in range(runs):
+        order = list(range(len(case.contenders)))
+        order = order[run % len(order) :] + order[: run % len(order)]
+        for i in order:
+            c = case.contenders[i]
+            times[i].append(timeit.timeit(c.call, number=numbers[i]) / numbers[i])
+    return [statistics.median(t) for t in times]
+
+
+def human_time(seconds: float) -> str:
+    for unit, scale in (("s", 1), ("ms", 1e-3), ("µs", 1e-6)):
+        if seconds >= scale:
+            return f"{seconds / scale:.2f} {unit}"
+    return f"{seconds * 1e9:.0f} ns"
+
+
+def print_case(case: Case, medians: list[float]) -> None:
+    print(f"\n{case.name}")
+    base = medians[0]
+    for c, t in zip(case.contenders, medians):
+        rate = case.size / t / 1e9
+        print(f"  {c.name:32} {human_time(t):>11} {rate:9.2f} GB/s {base / t:8.1f}x")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", type=Path, default=ROOT / "target" / "real-corpus")
+    parser.add_argument("--logs", type=Path, default=ROOT / "target" / "real-logs")
+    parser.add_argument("--runs", type=int, default=7, help="interleaved runs (median)")
+    args = parser.parse_args()
+    print(f"CPU: {cpu_model()}; vutf8 backend: {vutf8.backend()}")
+    print(
+        f"Python {platform.python_version()}, pyarrow {pa.__version__}, polars {pl.__version__};"
+        f" median of {args.runs} interleaved runs; the last column: speed relative to the"
+        " first line of each case"
+    )
+    cases = text_cases(args.corpus) + arrow_cases(args.logs) + line_cases(args.logs)
+    for case in cases:
+        print_case(case, median_times(case, args.runs))
+
+
+if __name__ == "__main__":
+    main()

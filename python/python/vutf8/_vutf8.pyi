@@ -1,0 +1,82 @@
+"""Type stubs of the native module vutf8._vutf8 (python/src/); `vutf8` re-exports it."""
+
+from typing import Any, Final, Literal, final
+
+from typing_extensions import Buffer, CapsuleType
+
+#: Inputs of at least this many bytes are read with the GIL released.
+DETACH_MIN: Final[int]
+#: The repair policies' names: ("replace", "escape", "windows-1252", "drop", "strict").
+POLICIES: Final[tuple[str, ...]]
+
+Policy = Literal["replace", "escape", "windows-1252", "drop", "strict"]
+Delimiter = int | bytes
+
+class Utf8Error(UnicodeDecodeError):
+    """The input is not valid UTF-8: a UnicodeDecodeError whose encoding, object, start,
+    end and reason are those of bytes(data).decode('utf-8'), plus vutf8's own reason."""
+
+    #: vutf8's reason, e.g. "overlong encoding", "encoded surrogate".
+    kind: str
+    #: The value an overlong, surrogate or too-large sequence encodes, else None.
+    code_point: int | None
+    #: Set by `vutf8.arrow.to_string` (strict): the invalid row, from 0.
+    row: int
+
+def is_valid(data: Buffer) -> bool:
+    """Whether `data` (any buffer) is valid UTF-8."""
+
+def validate(data: Buffer) -> None:
+    """Raise Utf8Error if `data` (any buffer) is not valid UTF-8."""
+
+def backend() -> str:
+    """The implementation chosen for this CPU: "avx512", "avx2", "sse4.2", "neon",
+    "simd128" or "scalar"."""
+
+def line_verdicts(data: Buffer, delimiter: Delimiter | None = None) -> list[bool]:
+    """The verdict of every line (or record, with `delimiter`) of `data`."""
+
+def invalid_lines(data: Buffer, delimiter: Delimiter | None = None) -> list[int]:
+    """The indices of the lines (records) of `data` that are not valid UTF-8."""
+
+def repair(data: Buffer, policy: Policy | str = "replace", delimiter: Delimiter | None = None) -> bytes:
+    """`data` as UTF-8 bytes, each invalid line changed by `policy`, line ends kept."""
+
+@final
+class Validator:
+    """UTF-8 validation of a stream that arrives in chunks of any size."""
+
+    def __init__(self) -> None: ...
+    def update(self, chunk: Buffer) -> None:
+        """Check the next chunk; raise Utf8Error at the stream's first error."""
+    def finish(self) -> None:
+        """End the stream; raise Utf8Error if it had an error or ends inside a character."""
+    def reset(self) -> None:
+        """Start a new stream."""
+    @property
+    def bytes_seen(self) -> int:
+        """Bytes passed to update() so far (after an error: the error's start)."""
+    @property
+    def valid_up_to(self) -> int:
+        """Bytes known valid, ending on a character boundary (after an error: its start)."""
+
+@final
+class ArrowArray:
+    """A result column exporting the Arrow PyCapsule interface."""
+
+    def __arrow_c_array__(self, requested_schema: CapsuleType | None = None) -> tuple[CapsuleType, CapsuleType]: ...
+    def __arrow_c_schema__(self) -> CapsuleType: ...
+    def __len__(self) -> int: ...
+
+@final
+class ArrowChunkedArray:
+    """A result column of chunks exporting the Arrow PyCapsule stream interface."""
+
+    def __arrow_c_stream__(self, requested_schema: CapsuleType | None = None) -> CapsuleType: ...
+    def __arrow_c_schema__(self) -> CapsuleType: ...
+    def __len__(self) -> int: ...
+
+def arrow_is_valid(column: Any) -> ArrowArray | ArrowChunkedArray: ...
+def arrow_error_offsets(column: Any) -> ArrowArray | ArrowChunkedArray: ...
+def arrow_error_reasons(column: Any) -> ArrowArray | ArrowChunkedArray: ...
+def arrow_to_string(column: Any, policy: Policy | str = "strict") -> ArrowArray | ArrowChunkedArray: ...

@@ -1,0 +1,190 @@
+//! The records API in Python form (`vutf8::records`, docs/RECORDS.md): the verdict of every
+//! line of a buffer (`line_verdicts`, `invalid_lines`) and the repair policies per line
+//! (`repair`), from one pass over the buffer.
+//!
+//! Records are those of `vutf8::records::lines` (cut at `\n`, a `\r` before it left out of
+//! the record) or, with `delimiter=`, of `vutf8::records::split` (any ASCII byte; another
+//! byte is refused with a `ValueError`). `repair` writes each record with the line end it
+//! had, as `vutf8 repair --policy` does (cli/src/commands/repair_lines.rs): a dropped record
+//! loses its line end too. Next: `vutf8::records` in the core for how records are found.
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyInt, PyTuple};
+use vutf8::records::{lines, split, DelimiterError, Policy, Record, Records};
+
+use crate::buffer::{run, type_name, Input};
+use crate::validate::check;
+
+/// How a buffer is cut into records.
+#[derive(Clone, Copy, Debug)]
+enum Framing {
+    /// `vutf8::records::lines`: at `\n`, a `\r` before it left out of the record.
+    Lines,
+    /// `vutf8::records::split` at this byte.
+    Split(u8),
+}
+
+impl Framing {
+    /// The framing a Python `delimiter` argument asks for: `None` for lines, else one byte
+    /// (an `int` or a `bytes` of length 1), which must be ASCII.
+    fn from_py(delimiter: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let Some(obj) = delimiter else {
+            return Ok(Framing::Lines);
+        };
+        let byte = if obj.is_instance_of::<PyInt>() {
+            obj.extract::<u8>()
+                .map_err(|_| PyValueError::new_err("delimiter must be a byte, 0 to 127"))?
+        } else {
+            match obj.cast::<PyBytes>().map(|b| b.as_bytes()) {
+                Ok(&[byte]) => byte,
+                _ => {
+                    return Err(PyTypeError::new_err(format!(
+                        "delimiter must be an int or a bytes of length 1, not {}",
+                        type_name(obj)
+                    )))
+                }
+            }
+        };
+        // The rule (ASCII only) is vutf8's: ask it with an empty buffer.
+        let framing = Framing::Split(byte);
+        framing.records(b"").map_err(delimiter_error)?;
+        Ok(framing)
+    }
+
+    /// The records of `bytes`.
+    fn records(self, bytes: &[u8]) -> Result<Records<'_>, DelimiterError> {
+        match self {
+            Framing::Lines => Ok(lines(bytes)),
+            Framing::Split(byte) => split(bytes, byte),
+        }
+    }
+
+    /// The byte that ends a record.
+    fn delimiter(self) -> u8 {
+        match self {
+            Framing::Lines => b'\n',
+            Framing::Split(byte) => byte,
+        }
+    }
+}
+
+/// A refused delimiter as a Python exception.
+fn delimiter_error(e: DelimiterError) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// The verdict of every record of `data` (any object with the buffer protocol), in order:
+/// True for a valid line, False for one that is not valid UTF-8 on its own. Lines end at
+/// `\n` (a `\r` before it is not part of the line; there is no line after a final `\n`);
+/// with `delimiter` (an ASCII byte, as an int or a bytes of length 1), records end there.
+#[pyfunction]
+#[pyo3(signature = (data, delimiter = None))]
+pub fn line_verdicts(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    delimiter: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<bool>> {
+    let framing = Framing::from_py(delimiter)?;
+    let input = Input::new(data)?;
+    run(py, input.bytes(), |bytes| {
+        Ok(framing.records(bytes)?.map(|r| r.is_valid()).collect())
+    })?
+    .map_err(delimiter_error)
+}
+
+/// The indices (from 0) of the records of `data` that are not valid UTF-8, in order: the
+/// records of `line_verdicts`, for buffers where few lines are damaged.
+#[pyfunction]
+#[pyo3(signature = (data, delimiter = None))]
+pub fn invalid_lines(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    delimiter: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<usize>> {
+    let framing = Framing::from_py(delimiter)?;
+    let input = Input::new(data)?;
+    run(py, input.bytes(), |bytes| {
+        let records = framing.records(bytes)?.enumerate();
+        Ok(records
+            .filter(|(_, r)| !r.is_valid())
+            .map(|(i, _)| i)
+            .collect())
+    })?
+    .map_err(delimiter_error)
+}
+
+/// `data` as UTF-8 `bytes`, each invalid record changed by `policy`, each record keeping
+/// its line end (`\n`, `\r\n`, the delimiter, or none for a last record without one):
+///
+/// - "replace": each ill-formed part becomes U+FFFD, as `line.decode('utf-8', 'replace')`;
+/// - "escape": each byte of each ill-formed part becomes `\xNN`, as `'backslashreplace'`;
+/// - "windows-1252": an invalid record is decoded whole as windows-1252 (the WHATWG table);
+/// - "drop": an invalid record is left out, with its line end;
+/// - "strict": raises the `vutf8.Utf8Error` of the first error, as `validate(data)` does.
+///
+/// Valid input comes back unchanged (the same object when it is `bytes`).
+#[pyfunction]
+#[pyo3(signature = (data, policy = "replace", delimiter = None))]
+pub fn repair<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    policy: &str,
+    delimiter: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let policy = policy_named(policy)?;
+    let framing = Framing::from_py(delimiter)?;
+    let input = Input::new(data)?;
+    if run(py, input.bytes(), vutf8::is_valid)? {
+        return Ok(input.to_py_bytes(data));
+    }
+    if policy == Policy::Strict {
+        check(py, &input, data)?;
+    }
+    let text = run(py, input.bytes(), |bytes| repaired(bytes, framing, policy))?;
+    Ok(PyBytes::new(py, &text.map_err(delimiter_error)?))
+}
+
+/// The policy called `name` (`vutf8::records::Policy::name`), or a `ValueError`.
+pub fn policy_named(name: &str) -> PyResult<Policy> {
+    Policy::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Policy::ALL.iter().map(|p| p.name()).collect();
+        PyValueError::new_err(format!(
+            "unknown policy {name:?}: expected one of {}",
+            names.join(", ")
+        ))
+    })
+}
+
+/// Every record of `bytes` under `policy` (not `Strict`: its refusals are left out here),
+/// each followed by its line end.
+fn repaired(bytes: &[u8], framing: Framing, policy: Policy) -> Result<Vec<u8>, DelimiterError> {
+    let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 8);
+    for repaired in vutf8::records::repair(framing.records(bytes)?, policy).flatten() {
+        out.extend_from_slice(repaired.text().as_bytes());
+        out.extend_from_slice(line_end(bytes, repaired.record(), framing.delimiter()));
+    }
+    Ok(out)
+}
+
+/// What ends `record` in `bytes`: the bytes after it up to and including the next
+/// `delimiter` (with `lines`, a `\r` left out of the record comes first), or nothing for a
+/// last record that has no delimiter.
+fn line_end<'a>(bytes: &'a [u8], record: Record<'_>, delimiter: u8) -> &'a [u8] {
+    let rest = bytes
+        .get(record.offset() + record.bytes().len()..)
+        .unwrap_or_default();
+    match rest.iter().position(|&b| b == delimiter) {
+        Some(i) => &rest[..=i],
+        None => rest,
+    }
+}
+
+/// Adds the functions of this module to `m`, and `POLICIES`, the policies' names (a tuple).
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(line_verdicts, m)?)?;
+    m.add_function(wrap_pyfunction!(invalid_lines, m)?)?;
+    m.add_function(wrap_pyfunction!(repair, m)?)?;
+    let names = Policy::ALL.iter().map(|p| p.name());
+    m.add("POLICIES", PyTuple::new(m.py(), names)?)
+}
