@@ -178,6 +178,10 @@ case "$kind" in
         flags+=" -C link-arg=--allow-undefined"
         target_env+=(RUSTC_BOOTSTRAP=1 RUSTFLAGS="$flags")
         build_flags+=(-Zbuild-std=std,panic_unwind)
+        # The standard library (built here from source, once per variant) and the other
+        # dependencies at opt-level 1, vutf8 itself at the test profile's 3: the build was
+        # most of this target's time.
+        build_flags+=(--config 'profile.test.package."*".opt-level=1')
         runner=(node --no-warnings "$root/scripts/wasi-runner.mjs")
         ;;
 esac
