@@ -75,6 +75,26 @@ fn seeds_padded_on_both_sides_agree_with_std() {
     );
 }
 
+/// Runs of one byte value after ASCII, at every alignment of a machine word and long enough
+/// to fill words: a word whose bytes are all the same non-ASCII value must not pass for
+/// ASCII (the scalar validator skips ASCII a word at a time; a test of that word against the
+/// high bits by anything but `&` is a bug, which the mutation run found untested).
+#[test]
+fn runs_of_one_byte_value_after_ascii() {
+    let backends = common::backends();
+    let word = std::mem::size_of::<usize>();
+    for value in 0x80..=0xFFu8 {
+        for lead in 0..2 * word {
+            for run in 1..=3 * word {
+                let mut input = vec![b'a'; lead];
+                input.extend(std::iter::repeat_n(value, run));
+                input.push(b'z');
+                common::check_all(&input, &backends);
+            }
+        }
+    }
+}
+
 #[test]
 fn classic_attacks_have_the_expected_kind() {
     use ErrorKind::*;
