@@ -128,20 +128,10 @@ fn offset_verdicts<O: OffsetSizeTrait>(array: &GenericBinaryArray<O>) -> Boolean
     let map = RangeMap::new(window);
     if let Some(text) = map.text() {
         // No error anywhere: a row is valid unless it starts or ends inside a character.
-        // Rows lie back to back, so a row's start is the end of the row before it: its
-        // boundary test is carried over when rows come in order (as `collect_bool` calls).
-        let mut carried = (0, true); // (row, whether its start is a boundary)
         return BooleanBuffer::collect_bool(array.len(), |i| {
             let start = offsets[i].as_usize() - first;
             let end = offsets[i + 1].as_usize() - first;
-            let start_ok = if carried.0 == i {
-                carried.1
-            } else {
-                text.is_char_boundary(start)
-            };
-            let end_ok = text.is_char_boundary(end);
-            carried = (i + 1, end_ok);
-            start == end || (start_ok && end_ok)
+            start == end || (text.is_char_boundary(start) && text.is_char_boundary(end))
         });
     }
     let mut in_order = map.in_order();
