@@ -11,7 +11,9 @@
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyInt, PyTuple};
-use vutf8::records::{lines, split, DelimiterError, Policy, Record, Records};
+use std::borrow::Cow;
+
+use vutf8::records::{lines, split, DelimiterError, Policy, Records};
 
 use crate::buffer::{run, type_name, Input};
 use crate::validate::check;
@@ -57,14 +59,6 @@ impl Framing {
         match self {
             Framing::Lines => Ok(lines(bytes)),
             Framing::Split(byte) => split(bytes, byte),
-        }
-    }
-
-    /// The byte that ends a record.
-    fn delimiter(self) -> u8 {
-        match self {
-            Framing::Lines => b'\n',
-            Framing::Split(byte) => byte,
         }
     }
 }
@@ -157,27 +151,24 @@ pub fn policy_named(name: &str) -> PyResult<Policy> {
 }
 
 /// Every record of `bytes` under `policy` (not `Strict`: its refusals are left out here),
-/// each followed by its line end.
+/// each followed by its line end: the bytes up to where the next record starts
+/// (`Records::remaining`), so that no byte is searched twice. A record the policy leaves
+/// out (`Drop`) goes with its line end.
 fn repaired(bytes: &[u8], framing: Framing, policy: Policy) -> Result<Vec<u8>, DelimiterError> {
     let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 8);
-    for repaired in vutf8::records::repair(framing.records(bytes)?, policy).flatten() {
-        out.extend_from_slice(repaired.text().as_bytes());
-        out.extend_from_slice(line_end(bytes, repaired.record(), framing.delimiter()));
+    let mut records = framing.records(bytes)?;
+    while let Some(record) = records.next() {
+        let text = match record.to_str() {
+            Ok(text) => Some(Cow::Borrowed(text)),
+            Err(_) => policy.text(record.bytes()),
+        };
+        if let Some(text) = text {
+            let next = bytes.len() - records.remaining().len();
+            out.extend_from_slice(text.as_bytes());
+            out.extend_from_slice(&bytes[record.offset() + record.bytes().len()..next]);
+        }
     }
     Ok(out)
-}
-
-/// What ends `record` in `bytes`: the bytes after it up to and including the next
-/// `delimiter` (with `lines`, a `\r` left out of the record comes first), or nothing for a
-/// last record that has no delimiter.
-fn line_end<'a>(bytes: &'a [u8], record: Record<'_>, delimiter: u8) -> &'a [u8] {
-    let rest = bytes
-        .get(record.offset() + record.bytes().len()..)
-        .unwrap_or_default();
-    match rest.iter().position(|&b| b == delimiter) {
-        Some(i) => &rest[..=i],
-        None => rest,
-    }
 }
 
 /// Adds the functions of this module to `m`, and `POLICIES`, the policies' names (a tuple).
