@@ -15,6 +15,11 @@ pub fn force_backend(backend: vutf8::Backend) {
     FORCED.set(backend).expect("force_backend: called twice");
 }
 
+/// Whether `--backend` forced a backend on vutf8's contenders.
+pub fn is_forced() -> bool {
+    FORCED.get().is_some()
+}
+
 /// The vutf8 backend the contenders run.
 pub fn vutf8_backend() -> vutf8::Backend {
     FORCED

@@ -1,0 +1,636 @@
+//! The per-call sweep: `cargo bench -p vutf8-bench --bench sweep`.
+//!
+//! What one call costs at **every** size from 1 to 4,160 bytes, so that a cliff between two
+//! sizes shows (a table of a dozen sizes hides them). A timing loop, not criterion, so that
+//! the 4,160 sizes of every kind of text run in minutes.
+//!
+//! For each kind of text, size, round and contender, a fresh set of **different messages**
+//! of exactly that size is cut from a real file of the corpus (`scripts/real-corpus.sh`) at
+//! random character boundaries, each placed at a random address modulo 64 in one arena of
+//! about `ARENA` bytes, made just before the contender's pass (so it sits in the L2 cache,
+//! as a message just received does). The contender validates every message once; the time
+//! of the pass divided by the messages is one sample, the contenders of a round run in the
+//! order of a balanced design (`support::balanced_order`), and the table gives the median
+//! of the rounds. No message is validated twice, so no branch predictor learns it (one
+//! prefix validated again and again is learnt, and flatters whatever branches most). The kinds with `invalid` in their
+//! name have one byte of each message replaced (`0xFF` or a stray continuation byte, at a
+//! random place): every contender must say no.
+//!
+//! Output: a Markdown summary per kind (ns per call at a few sizes, then vutf8 ÷ the fastest
+//! peer over 64 B - 4 KiB: geometric mean, worst size, sizes below 1.0; against std below
+//! 64 B; and the cliffs: sizes from 8 B on that cost more than 15 % above some larger size),
+//! every sample as CSV (`target/sweep/<build>.csv`) and a plot of ns per call against size
+//! (`docs/sweep-<build>.svg`), one panel per kind. `<build>` is `avx512` for the default
+//! build, `avx2` for a build without vutf8's `avx512` feature (`--no-default-features`: the
+//! path an AVX2-only CPU takes), or the forced backend's name.
+//!
+//! Options (after `--`): `--rounds N` (default 7); `--min N`, `--max N`, `--step N` (the
+//! sizes: default every size from 1 to 4160); `--kinds fr,zh` (default all: `fr`,
+//! `en-html`, `ru`, `zh`, `fr-invalid`); `--backend NAME` (vutf8 through
+//! `Backend::is_valid` on that backend instead of the public `is_valid`); `--no-plot`;
+//! `--dir DIR` (the corpus, default `target/real-corpus`).
+
+mod support;
+
+use plotters::prelude::*;
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use support::peers;
+
+/// A validator of the sweep: its name and whether it is vutf8 (the others are the peers).
+struct Contender {
+    name: &'static str,
+    f: fn(&[u8]) -> bool,
+    ours: bool,
+}
+
+/// The validators, each called as its users call it (vutf8's through its public functions;
+/// under `--backend`, [`pass`] calls the forced backend instead).
+const CONTENDERS: &[Contender] = &[
+    Contender {
+        name: "vutf8 is_valid",
+        f: vutf8::is_valid,
+        ours: true,
+    },
+    Contender {
+        name: "vutf8 from_utf8",
+        f: |b| vutf8::from_utf8(b).is_ok(),
+        ours: true,
+    },
+    Contender {
+        name: "simdutf8 basic",
+        f: |b| simdutf8::basic::from_utf8(b).is_ok(),
+        ours: false,
+    },
+    Contender {
+        name: "simdutf8 compat",
+        f: |b| simdutf8::compat::from_utf8(b).is_ok(),
+        ours: false,
+    },
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    Contender {
+        name: "simdutf",
+        f: simdutf::validate_utf8,
+        ours: false,
+    },
+    Contender {
+        name: "std",
+        f: |b| core::str::from_utf8(b).is_ok(),
+        ours: false,
+    },
+];
+
+/// The index of `vutf8 is_valid` and of std in [`CONTENDERS`].
+const VUTF8: usize = 0;
+const FROM_UTF8: usize = 1;
+const STD: usize = CONTENDERS.len() - 1;
+
+/// A kind of text: its name, the corpus file its messages are cut from, and whether each
+/// message gets one invalid byte.
+struct Kind {
+    id: &'static str,
+    name: &'static str,
+    file: &'static str,
+    invalid: bool,
+}
+
+const KINDS: &[Kind] = &[
+    Kind {
+        id: "fr",
+        name: "French text",
+        file: "text/debian-reference.fr.txt",
+        invalid: false,
+    },
+    Kind {
+        id: "en-html",
+        name: "English HTML",
+        file: "html/debian-reference-ch01.en.html",
+        invalid: false,
+    },
+    Kind {
+        id: "ru",
+        name: "Russian man pages",
+        file: "man/manpages-ru.man",
+        invalid: false,
+    },
+    Kind {
+        id: "zh",
+        name: "Chinese text",
+        file: "text/debian-reference.zh-cn.txt",
+        invalid: false,
+    },
+    Kind {
+        id: "fr-invalid",
+        name: "French text, invalid",
+        file: "text/debian-reference.fr.txt",
+        invalid: true,
+    },
+];
+
+/// The bytes of the messages of one size in one round (fewer for the largest sizes: at
+/// least `MIN_MESSAGES` of them).
+const ARENA: usize = 256 << 10;
+const MIN_MESSAGES: usize = 64;
+const MAX_MESSAGES: usize = 4096;
+
+/// The sizes the summary tables show (the sizes of issue 30's table, and around them).
+const SHOWN: &[usize] = &[
+    1, 7, 8, 15, 16, 31, 32, 48, 63, 64, 65, 100, 128, 160, 192, 256, 320, 448, 511, 512, 513, 640,
+    1000, 1024, 1500, 2048, 3000, 4096, 4160,
+];
+
+/// A cliff: a size that costs more than this much above some larger size.
+const CLIFF: f64 = 1.15;
+
+struct Options {
+    rounds: usize,
+    min: usize,
+    max: usize,
+    step: usize,
+    kinds: Vec<&'static Kind>,
+    plot: bool,
+    dir: PathBuf,
+}
+
+fn options() -> Options {
+    let mut o = Options {
+        rounds: 7,
+        min: 1,
+        max: 4160,
+        step: 1,
+        kinds: KINDS.iter().collect(),
+        plot: true,
+        dir: Path::new(support::WORKSPACE).join("target/real-corpus"),
+    };
+    let mut args = std::env::args().skip(1);
+    let number = |v: Option<String>, what: &str| -> usize {
+        v.and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("{what} N"))
+    };
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--rounds" => o.rounds = number(args.next(), "--rounds").max(1),
+            "--min" => o.min = number(args.next(), "--min").max(1),
+            "--max" => o.max = number(args.next(), "--max"),
+            "--step" => o.step = number(args.next(), "--step").max(1),
+            "--no-plot" => o.plot = false,
+            "--dir" => o.dir = Path::new(support::WORKSPACE).join(args.next().expect("--dir DIR")),
+            "--kinds" => {
+                let names = args.next().expect("--kinds a,b");
+                o.kinds = names
+                    .split(',')
+                    .map(|n| {
+                        KINDS
+                            .iter()
+                            .find(|k| k.id == n.trim())
+                            .unwrap_or_else(|| panic!("--kinds: no kind {n:?}"))
+                    })
+                    .collect();
+            }
+            "--backend" => {
+                let name = args.next().expect("--backend NAME");
+                let backend = vutf8::Backend::from_name(&name)
+                    .unwrap_or_else(|| panic!("--backend: no backend {name:?}"));
+                assert!(backend.is_available(), "--backend: {name} cannot run here");
+                peers::force_backend(backend);
+            }
+            "--bench" => {}
+            other => eprintln!("sweep: ignoring argument {other:?}"),
+        }
+    }
+    assert!(o.min <= o.max, "--min must not exceed --max");
+    o
+}
+
+/// A small, fast generator (xorshift64*): the messages are the same in every run.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn is_boundary(text: &[u8], at: usize) -> bool {
+    at == text.len() || text[at] & 0xC0 != 0x80
+}
+
+/// One message of exactly `size` bytes of `text`, from a random character boundary: a
+/// piece that also ends on one where a few tries find it, else the longest piece that
+/// does, padded with ASCII spaces (pure CJK text has boundaries only every 3 bytes).
+fn message(text: &[u8], size: usize, rng: &mut Rng, out: &mut Vec<u8>) {
+    let mut fallback = None;
+    for _ in 0..16 {
+        let mut start = rng.below(text.len() - size - 4);
+        while !is_boundary(text, start) {
+            start += 1;
+        }
+        if is_boundary(text, start + size) {
+            out.extend_from_slice(&text[start..start + size]);
+            return;
+        }
+        fallback.get_or_insert(start);
+    }
+    let start = fallback.expect("16 tries");
+    let mut end = start + size;
+    while !is_boundary(text, end) {
+        end -= 1;
+    }
+    out.extend_from_slice(&text[start..end]);
+    out.resize(out.len() + start + size - end, b' ');
+}
+
+/// The messages of one size in one round: an arena, and where each message lies in it.
+struct Messages {
+    arena: Vec<u8>,
+    spans: Vec<(usize, usize)>,
+}
+
+impl Messages {
+    fn new(text: &[u8], size: usize, invalid: bool, rng: &mut Rng) -> Messages {
+        let count = (ARENA / size).clamp(MIN_MESSAGES, MAX_MESSAGES);
+        let mut arena = Vec::with_capacity(count * (size + 64) + 64);
+        // The arena's own start on a 64-byte boundary, so that the gaps below decide each
+        // message's address modulo 64.
+        let pad = (64 - arena.as_ptr() as usize % 64) % 64;
+        arena.resize(pad, 0);
+        let mut spans = Vec::with_capacity(count);
+        for _ in 0..count {
+            let gap = rng.below(64);
+            arena.resize(arena.len() + gap, b' ');
+            let start = arena.len();
+            message(text, size, rng, &mut arena);
+            if invalid {
+                let at = start + rng.below(size);
+                arena[at] = if rng.next() & 1 == 0 { 0xFF } else { 0x80 };
+                // A stray continuation byte right after a lead byte would complete it:
+                // make sure the message is invalid.
+                if std::str::from_utf8(&arena[start..start + size]).is_ok() {
+                    arena[at] = 0xFF;
+                }
+            }
+            spans.push((start, start + size));
+        }
+        Messages { arena, spans }
+    }
+}
+
+/// Nanoseconds per call of `f` over every message once, and how many it found valid.
+#[inline(never)]
+fn pass(f: fn(&[u8]) -> bool, m: &Messages) -> (f64, usize) {
+    let mut valid = 0;
+    let t = Instant::now();
+    for &(a, b) in &m.spans {
+        valid += usize::from(f(black_box(&m.arena[a..b])));
+    }
+    let ns = t.elapsed().as_nanos() as f64;
+    (ns / m.spans.len() as f64, valid)
+}
+
+/// One size of one kind: the median ns per call of every contender, in the order of
+/// [`CONTENDERS`].
+struct Row {
+    size: usize,
+    ns: Vec<f64>,
+}
+
+/// The rows of one kind, every `o.step` sizes from `o.min` to `o.max`. The rounds are the
+/// outer loop, so that the samples of one size are minutes apart: a burst of noise from
+/// elsewhere on the machine then spoils one sample of a size, not all of them.
+fn sweep(kind: &Kind, text: &[u8], o: &Options) -> Vec<Row> {
+    let sizes: Vec<usize> = (o.min..=o.max).step_by(o.step).collect();
+    let mut samples = vec![vec![Vec::with_capacity(o.rounds); CONTENDERS.len()]; sizes.len()];
+    for round in 0..o.rounds {
+        for (&size, per_size) in sizes.iter().zip(&mut samples) {
+            for i in support::balanced_order(CONTENDERS.len(), round) {
+                // Messages of its own for each contender, made just before its pass (so
+                // each finds them in the same caches): two contenders that share code
+                // (vutf8's two, simdutf8's two) must not see the same messages one after
+                // the other, or the second runs on branches the first has trained.
+                let seed = (size as u64) << 24 | (round as u64) << 8 | (i as u64) << 1;
+                let mut rng = Rng::new(seed | u64::from(kind.invalid));
+                let m = Messages::new(text, size, kind.invalid, &mut rng);
+                let c = &CONTENDERS[i];
+                let f = match i {
+                    VUTF8 if peers::is_forced() => peers::vutf8_is_valid,
+                    FROM_UTF8 if peers::is_forced() => peers::vutf8_from_utf8_ok,
+                    _ => c.f,
+                };
+                let (ns, valid) = pass(f, &m);
+                let want = if kind.invalid { 0 } else { m.spans.len() };
+                assert_eq!(valid, want, "{} on {} at {size} B", c.name, kind.name);
+                per_size[i].push(ns);
+            }
+        }
+    }
+    sizes
+        .into_iter()
+        .zip(samples)
+        .map(|(size, mut per)| Row {
+            size,
+            ns: per.iter_mut().map(|s| support::median(s)).collect(),
+        })
+        .collect()
+}
+
+fn geomean(xs: impl Iterator<Item = f64>) -> f64 {
+    let (sum, n) = xs.fold((0.0, 0usize), |(s, n), x| (s + x.ln(), n + 1));
+    (sum / n as f64).exp()
+}
+
+/// Whether a peer counts in "the fastest peer": when vutf8 runs a narrower backend than
+/// the CPU has (the AVX2 build on an AVX-512 CPU, or `--backend`), only the peers that run
+/// no wider than it (simdutf8 and std: simdutf cannot be held to AVX2, and runs AVX-512
+/// there; issue 30 compares the AVX2 build with std and simdutf8).
+fn counts(c: &Contender) -> bool {
+    !c.ours && (c.name != "simdutf" || !narrower_than_simdutf())
+}
+
+/// Whether vutf8 runs AVX2 or narrower where simdutf runs AVX-512.
+fn narrower_than_simdutf() -> bool {
+    peers::simdutf_backend().contains("AVX-512") && peers::vutf8_backend() != vutf8::Backend::Avx512
+}
+
+/// The fastest peer's ns at one size (of those that [`counts`]).
+fn fastest_peer(ns: &[f64]) -> (usize, f64) {
+    CONTENDERS
+        .iter()
+        .zip(ns)
+        .enumerate()
+        .filter(|(_, (c, _))| counts(c))
+        .map(|(i, (_, &t))| (i, t))
+        .fold((0, f64::INFINITY), |a, b| if b.1 < a.1 { b } else { a })
+}
+
+/// The sizes from 8 B on where vutf8's `is_valid` costs more than `CLIFF` times at some
+/// larger size, with the larger size and the ratio (the cheapest larger size).
+fn cliffs(rows: &[Row]) -> Vec<(usize, usize, f64)> {
+    let mut out = Vec::new();
+    // The cheapest size above each size, from the end.
+    let mut best_after: Option<(usize, f64)> = None;
+    for row in rows.iter().rev() {
+        let t = row.ns[VUTF8];
+        if let Some((at, best)) = best_after {
+            if row.size >= 8 && t > CLIFF * best {
+                out.push((row.size, at, t / best));
+            }
+        }
+        if best_after.is_none_or(|(_, best)| t < best) {
+            best_after = Some((row.size, t));
+        }
+    }
+    out.reverse();
+    out
+}
+
+fn report(kind: &Kind, rows: &[Row]) {
+    println!("\n### {}\n", kind.name);
+    let names: Vec<&str> = CONTENDERS.iter().map(|c| c.name).collect();
+    println!(
+        "| size | {} | vutf8 ÷ fastest peer |",
+        names.join(" ns | ") + " ns"
+    );
+    println!("|---:|{}---:|", "---:|".repeat(CONTENDERS.len()));
+    let at = |s: usize| rows.iter().find(|r| r.size == s).map(|r| &r.ns);
+    for &size in SHOWN {
+        let Some(ns) = at(size) else {
+            continue;
+        };
+        let cells: Vec<String> = ns.iter().map(|t| format!("{t:.2}")).collect();
+        println!(
+            "| {size} | {} | {:.2} |",
+            cells.join(" | "),
+            fastest_peer(ns).1 / ns[VUTF8]
+        );
+    }
+    let within = |lo: usize, hi: usize| rows.iter().filter(move |r| (lo..=hi).contains(&r.size));
+    let mid: Vec<(usize, f64)> = within(64, 4096)
+        .map(|r| (r.size, fastest_peer(&r.ns).1 / r.ns[VUTF8]))
+        .collect();
+    if !mid.is_empty() {
+        let worst = mid
+            .iter()
+            .fold(mid[0], |a, &b| if b.1 < a.1 { b } else { a });
+        let below: Vec<usize> = mid.iter().filter(|r| r.1 < 1.0).map(|r| r.0).collect();
+        println!(
+            "\n- 64 B - 4 KiB ({} sizes): vutf8 ÷ fastest peer, geometric mean **{:.3}**, worst {:.3} at {} B; {} sizes below 1.0{}",
+            mid.len(),
+            geomean(mid.iter().map(|r| r.1)),
+            worst.1,
+            worst.0,
+            below.len(),
+            if below.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", ranges(&below))
+            }
+        );
+        let from = geomean(within(64, 4096).map(|r| r.ns[FROM_UTF8] / r.ns[VUTF8]));
+        println!("- `from_utf8` ÷ `is_valid` time, geometric mean over the same sizes: {from:.3}");
+    }
+    let small: Vec<(usize, f64)> = within(8, 63)
+        .map(|r| (r.size, r.ns[STD] / r.ns[VUTF8]))
+        .collect();
+    if !small.is_empty() {
+        let worst = small
+            .iter()
+            .fold(small[0], |a, &b| if b.1 < a.1 { b } else { a });
+        println!(
+            "- 8-63 B: vutf8 ÷ std, worst {:.3} at {} B; geometric mean {:.3}",
+            worst.1,
+            worst.0,
+            geomean(small.iter().map(|r| r.1))
+        );
+    }
+    let tiny: Vec<f64> = within(1, 7).map(|r| r.ns[STD] / r.ns[VUTF8]).collect();
+    if !tiny.is_empty() {
+        println!(
+            "- 1-7 B: vutf8 ÷ std, worst {:.3}",
+            tiny.iter().copied().fold(f64::INFINITY, f64::min)
+        );
+    }
+    let found = cliffs(rows);
+    if found.is_empty() {
+        println!("- cliffs (from 8 B, > {CLIFF}x a larger size): none");
+    } else {
+        let shown: Vec<String> = found
+            .iter()
+            .take(12)
+            .map(|(s, at, r)| format!("{s} B ({r:.2}x {at} B)"))
+            .collect();
+        println!(
+            "- cliffs (from 8 B, > {CLIFF}x a larger size): {}: {}{}",
+            found.len(),
+            shown.join(", "),
+            if found.len() > 12 { ", ..." } else { "" }
+        );
+    }
+}
+
+/// `1-3, 7, 9-12`.
+fn ranges(xs: &[usize]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < xs.len() {
+        let mut j = i;
+        while j + 1 < xs.len() && xs[j + 1] == xs[j] + 1 {
+            j += 1;
+        }
+        out.push(if i == j {
+            xs[i].to_string()
+        } else {
+            format!("{}-{}", xs[i], xs[j])
+        });
+        i = j + 1;
+    }
+    out.join(", ")
+}
+
+/// The build's name in file names: the backend vutf8 selects (`avx512` in the default
+/// build on an AVX-512 CPU, `avx2` without the feature), or `forced-NAME` under `--backend`.
+fn build_name() -> String {
+    let name = peers::vutf8_backend().name().replace('.', "");
+    if peers::is_forced() {
+        format!("forced-{name}")
+    } else {
+        name
+    }
+}
+
+fn write_csv(path: &Path, kinds: &[&Kind], all: &[Vec<Row>]) {
+    let mut s = String::from("kind,size");
+    for c in CONTENDERS {
+        s += &format!(",{}", c.name);
+    }
+    s.push('\n');
+    for (kind, rows) in kinds.iter().zip(all) {
+        for row in rows {
+            s += &format!("{},{}", kind.name, row.size);
+            for t in &row.ns {
+                s += &format!(",{t:.3}");
+            }
+            s.push('\n');
+        }
+    }
+    std::fs::create_dir_all(path.parent().unwrap()).expect("create target/sweep");
+    std::fs::write(path, s).expect("write the CSV");
+}
+
+fn plot(
+    path: &Path,
+    title: &str,
+    kinds: &[&Kind],
+    all: &[Vec<Row>],
+) -> Result<(), Box<dyn std::error::Error>> {
+    let root = SVGBackend::new(path, (1400, 300 * kinds.len() as u32 + 40)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let (head, body) = root.split_vertically(40);
+    head.titled(title, ("sans-serif", 18))?;
+    let colors = [BLUE, CYAN, RED, MAGENTA, GREEN, BLACK];
+    for (panel, (kind, rows)) in body
+        .split_evenly((kinds.len(), 1))
+        .iter()
+        .zip(kinds.iter().zip(all))
+    {
+        let (min, max) = (rows[0].size, rows[rows.len() - 1].size);
+        // The y range from the SIMD validators (std is far above them from ~64 B on).
+        let top = rows
+            .iter()
+            .flat_map(|r| r.ns[..STD].iter().copied())
+            .fold(1.0f64, f64::max);
+        let mut chart = ChartBuilder::on(panel)
+            .caption(kind.name, ("sans-serif", 15))
+            .margin(6)
+            .x_label_area_size(28)
+            .y_label_area_size(44)
+            .build_cartesian_2d(min as f64..max as f64, 0f64..top * 1.05)?;
+        chart
+            .configure_mesh()
+            .x_desc("bytes")
+            .y_desc("ns per call")
+            .x_labels(20)
+            .draw()?;
+        for (i, c) in CONTENDERS.iter().enumerate() {
+            let color = colors[i % colors.len()];
+            chart
+                .draw_series(LineSeries::new(
+                    rows.iter()
+                        .map(|r| (r.size as f64, r.ns[i].min(top * 1.05))),
+                    color.stroke_width(1),
+                ))?
+                .label(c.name)
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 15, y)], color));
+        }
+        support::draw_legend(&mut chart)?;
+    }
+    root.present()?;
+    Ok(())
+}
+
+fn main() {
+    let o = options();
+    let build = build_name();
+    let started = Instant::now();
+    print!(
+        "{}",
+        peers::header(&format!(
+            "vutf8 sweep: ns per call at every size from {} to {} B, {} rounds of fresh messages, medians",
+            o.min, o.max, o.rounds
+        ))
+    );
+    if narrower_than_simdutf() {
+        println!(
+            "- \"fastest peer\": simdutf8 and std only (simdutf runs AVX-512 here, vutf8 does not)"
+        );
+    }
+    println!(
+        "- vutf8 build: the `avx512` feature {}",
+        if vutf8::Backend::Avx512.is_built() {
+            "on (the default)"
+        } else {
+            "off (the path of an AVX2-only CPU)"
+        }
+    );
+    let mut all = Vec::new();
+    for kind in &o.kinds {
+        let path = o.dir.join(kind.file);
+        let text = std::fs::read(&path).unwrap_or_else(|e| {
+            eprintln!(
+                "sweep: cannot read {} ({e}); run scripts/real-corpus.sh first",
+                path.display()
+            );
+            std::process::exit(2);
+        });
+        assert!(std::str::from_utf8(&text).is_ok() && text.len() > 4 * o.max);
+        let rows = sweep(kind, &text, &o);
+        report(kind, &rows);
+        all.push(rows);
+    }
+    let csv = Path::new(support::WORKSPACE).join(format!("target/sweep/{build}.csv"));
+    write_csv(&csv, &o.kinds, &all);
+    println!("\nevery sample: {}", csv.display());
+    if o.plot {
+        let svg = Path::new(support::WORKSPACE).join(format!("docs/sweep-{build}.svg"));
+        let title = format!(
+            "ns per call against size, vutf8 {} build on {}: medians of {} rounds of fresh messages",
+            build,
+            peers::cpu_model(),
+            o.rounds
+        );
+        match plot(&svg, &title, &o.kinds, &all) {
+            Ok(()) => println!("plot: {}", svg.display()),
+            Err(e) => eprintln!("sweep: could not write the plot: {e}"),
+        }
+    }
+    println!("({:.0} s)", started.elapsed().as_secs_f64());
+}
