@@ -4,11 +4,12 @@
 # in one run removes most of a shared machine's drift, which moves the corpus benchmark's
 # ratios by 5-10 % from run to run (docs/PERFORMANCE.md, "What each optimisation bought").
 #
-# Usage: scripts/ab-compare.sh [--base REV] [--rounds N] [--aa] FILE...
+# Usage: scripts/ab-compare.sh [--base REV] [--rounds N] [--aa] [--no-avx512] FILE...
 #   REV: the commit to compare with (default HEAD: uncommitted changes against the last
 #   commit). N: rounds (default 9); the figures are the medians of the rounds. --aa: "new"
 #   is a second copy of REV instead of the working tree: the ratios then show what the
-#   harness cannot tell apart, which should be within about 1 %. Every FILE
+#   harness cannot tell apart, which should be within about 1 %. --no-avx512: both sides
+#   built without vutf8's `avx512` feature (the path of an AVX2-only CPU). Every FILE
 #   must be valid UTF-8. Two tables: batches (each round times the three validators on each
 #   file in turn, 3 ms each, after one call not timed), and text not seen before (each round
 #   walks all the files, one call per validator and file, each file read into the cache
@@ -30,16 +31,18 @@ root=$(pwd)
 base=HEAD
 rounds=9
 aa=0
+features=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --base) base=${2:?--base needs a commit}; shift 2 ;;
         --rounds) rounds=${2:?--rounds needs a number}; shift 2 ;;
         --aa) aa=1; shift ;;
+        --no-avx512) features=', default-features = false, features = ["std"]'; shift ;;
         -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
         *) break ;;
     esac
 done
-[ $# -gt 0 ] || { echo "usage: scripts/ab-compare.sh [--base REV] [--rounds N] [--aa] FILE..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: scripts/ab-compare.sh [--base REV] [--rounds N] [--aa] [--no-avx512] FILE..." >&2; exit 2; }
 files=()
 for f in "$@"; do files+=("$(realpath "$f")"); done
 
@@ -62,7 +65,8 @@ if [ "$aa" = 1 ]; then
 fi
 
 mkdir -p "$out/harness/src"
-simdutf8=$(grep -m1 '^simdutf8 = ' Cargo.toml)
+# (The peer's version is the benchmarks' own.)
+simdutf8=$(grep -m1 '^simdutf8 = ' bench/Cargo.toml)
 cat >"$out/harness/Cargo.toml" <<EOF
 [package]
 name = "ab-harness"
@@ -71,8 +75,8 @@ edition = "2021"
 publish = false
 
 [dependencies]
-vutf8 = { path = "$new" }
-vutf8_base = { path = "$out/base" }
+vutf8 = { path = "$new"$features }
+vutf8_base = { path = "$out/base"$features }
 $simdutf8
 
 [workspace]
