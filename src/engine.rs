@@ -1,8 +1,9 @@
-//! The validation engine: the public entry points of validation and what they share. An
-//! input goes, by its length (`crate::tiers`), to `core::str::from_utf8`, a word-wise ASCII
-//! test, or the backend this CPU runs best (`crate::arch`, chosen once); when that reports
-//! an error, [`exact_error`] (cold) backs up to the start of the character and lets the
-//! scalar decoder ([`crate::scalar`]) say exactly where and why. Also here: what a
+//! The validation engine: the public entry points of validation and what they share. Every
+//! input goes to the backend this CPU runs best (`crate::arch`, chosen once; which path it
+//! takes by its length: `crate::tiers`); when that reports an error, `is_valid` says no at
+//! once, and the exact-error functions ask the backend's cold `locate` for the block and
+//! [`exact_error`] (cold) backs up to the start of the character and lets the scalar
+//! decoder ([`crate::scalar`]) say exactly where and why. Also here: what a
 //! [`Backend`] can do on this CPU, and running a particular one.
 //!
 //! Everything above this module (streams, error iterators, counting, repair, the parallel
@@ -13,7 +14,6 @@ use crate::arch;
 use crate::backend::Backend;
 use crate::error::Utf8Error;
 use crate::scalar;
-use crate::tiers;
 
 /// Whether `input` is valid UTF-8. The fastest check this crate has. (Which input lengths
 /// take which path: see `src/tiers.rs`.)
@@ -27,37 +27,20 @@ pub fn is_valid(input: &[u8]) -> bool {
 /// for far into a text (`tiers::DENSE_AFTER`) applied where it would be in one call.
 #[inline]
 pub(crate) fn is_valid_at(input: &[u8], at: u64) -> bool {
-    let len = input.len();
-    if len < tiers::STD_BELOW {
-        return core::str::from_utf8(input).is_ok();
-    }
-    if len <= tiers::ASCII_WORDS_MAX && arch::ascii_words_first() && input.is_ascii() {
-        return true;
-    }
     arch::validate(input, usize::try_from(at).unwrap_or(usize::MAX)).is_ok()
 }
 
 /// Checks `input` and returns the first error, if any, with the exact position.
 #[inline]
 pub(crate) fn validate(input: &[u8]) -> Result<(), Utf8Error> {
-    let len = input.len();
-    if len < tiers::STD_BELOW {
-        return match core::str::from_utf8(input) {
-            Ok(_) => Ok(()),
-            Err(e) => Err(exact_error(input, e.valid_up_to())),
-        };
-    }
-    if len <= tiers::ASCII_WORDS_MAX && arch::ascii_words_first() && input.is_ascii() {
-        return Ok(());
-    }
     match arch::validate(input, 0) {
         Ok(()) => Ok(()),
-        Err(pos) => Err(exact_error(input, pos)),
+        Err(from) => Err(exact_error(input, arch::locate(input, from))),
     }
 }
 
-/// Finds the exact first error, given a raw validator's report that it starts at or after
-/// the character containing byte `pos - 1` (see `arch`).
+/// Finds the exact first error, given a backend's `locate` report that it starts at or
+/// after the character containing byte `pos - 1` (see `arch`).
 #[cold]
 #[inline(never)]
 pub(crate) fn exact_error(input: &[u8], pos: usize) -> Utf8Error {
@@ -99,9 +82,8 @@ pub fn from_utf8_mut(input: &mut [u8]) -> Result<&mut str, Utf8Error> {
 
 /// What a [`Backend`] can do on this CPU and in this build, and running it.
 impl Backend {
-    /// The backend that [`crate::from_utf8`] and [`crate::is_valid`] use on this CPU for
-    /// the inputs that reach a backend (see `src/tiers.rs`: not those under 8 bytes, nor
-    /// ASCII up to 64 bytes).
+    /// The backend that [`crate::from_utf8`] and [`crate::is_valid`] use on this CPU, for
+    /// every input.
     pub fn selected() -> Backend {
         arch::selected()
     }
@@ -138,11 +120,9 @@ impl Backend {
         }
     }
 
-    /// Validates `input` with this backend, whatever its length (short inputs go through
-    /// the vector code too: AVX-512 loads inputs under 64 bytes with one masked load, AVX2
-    /// hands those under 32 bytes to SSE4.2, and the 128-bit backends pack inputs under 16
-    /// bytes into one register; see `src/tiers.rs`), with the
-    /// same result as [`crate::from_utf8`].
+    /// Validates `input` with this backend, whatever its length (the paths of
+    /// `src/tiers.rs`, as [`crate::from_utf8`] takes them on the selected backend), with
+    /// the same result as [`crate::from_utf8`].
     ///
     /// # Panics
     /// If this CPU cannot run the backend (see [`Backend::is_available`]).
@@ -156,7 +136,7 @@ impl Backend {
         // SAFETY: `arch::raw` returns only validators that this CPU can run.
         match unsafe { raw(input, 0) } {
             Ok(()) => Ok(()),
-            Err(pos) => Err(exact_error(input, pos)),
+            Err(from) => Err(exact_error(input, arch::locate_with(self, input, from))),
         }
     }
 

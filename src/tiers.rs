@@ -4,21 +4,22 @@
 //! the parallel split's in `crate::parallel`, the error iterator's scalar stretch in
 //! `crate::errors`.)
 //!
-//! The paths, checked in this order (`len` is the input length in bytes):
+//! The paths, by the input's length `len` in bytes. The same on every path into the
+//! validator ([`crate::is_valid`], [`crate::from_utf8`], [`crate::Backend::validate`]): no
+//! tier comes before the backend. Inside a path, no branch depends on the bytes but for a
+//! few ASCII tests; the number of registers and groups depends on the length only.
 //!
 //! | condition                          | path                                                        | backends        |
 //! |------------------------------------|-------------------------------------------------------------|-----------------|
-//! | `len < STD_BELOW` (8)              | `core::str::from_utf8` (public API only)                    | all             |
-//! | `len <= ASCII_WORDS_MAX` (64)      | `<[u8]>::is_ascii`, a word at a time; ASCII ends here (public API only) | all but AVX-512 |
+//! | `len < REGISTER_128` (16)          | one register packed from overlapping 8-, 4- or 1-byte reads, zeros after the input | 128-bit ones    |
+//! | `len < REGISTER_256` (32)          | one register from two 16-byte loads, zeros after the input  | AVX2            |
 //! | `len < REGISTER_512` (64)          | one register from one masked load, zeros after the input    | AVX-512         |
-//! | `len < REGISTER_256` (32)          | handed to SSE4.2                                            | AVX2            |
-//! | `len < REGISTER_128` (16)          | one register packed from two 8-byte reads                   | 128-bit ones    |
 //! | `len < SHORT_BELOW` (513)          | the short path: straight through the registers, one ASCII test above one block, no loop | all vector ones |
-//! | otherwise                          | the main loop: groups of `LOOP_GROUP` (8) blocks of `BLOCK` (64) bytes between error tests, then single blocks, then the last `BLOCK` bytes re-checked, overlapping | all vector ones |
+//! | `len < MEDIUM_BELOW` (16 KiB; AVX-512: no limit, `MEDIUM_BELOW_512`) | the medium path: the first block, then groups of `MEDIUM_GROUP` (4) blocks from the first 64-byte boundary, one ASCII test each, the rest as one more group ending at the end, the error tested every `MEDIUM_ERROR_TEST` groups and at the end | all vector ones |
+//! | otherwise                          | the main loop: groups of `LOOP_GROUP` (8) blocks of `BLOCK` (64) bytes between error tests, then single blocks, then the last `BLOCK` bytes re-checked, overlapping | all but AVX-512 |
 //!
-//! "Public API only": [`crate::is_valid`] and [`crate::from_utf8`] take these paths before
-//! any backend; [`crate::Backend::validate`] runs the backend on every length. The 128-bit
-//! backends are SSE4.2, NEON and simd128.
+//! The 128-bit backends are SSE4.2, NEON and simd128. Why each tier ends where it does is
+//! measured in `docs/PERFORMANCE.md` ("Per call").
 //!
 //! Without a vector backend (scalar fallback): `< FALLBACK_STD_BELOW` (16) bytes go to
 //! `core::str::from_utf8`, longer ones to [`crate::scalar`]. [`crate::count_chars`]: under
@@ -40,25 +41,16 @@
 //! documentation and may change in any release. This page is the one table of tiers; read
 //! it in the source, or with `cargo doc --document-private-items`.
 
-/// Inputs shorter than this go to `core::str::from_utf8` (setting up vector registers costs
-/// more than the work). Only when it reports an error does the scalar decoder run, to say
-/// why.
-pub const STD_BELOW: usize = 8;
-
-/// The unit of the main loop, of the per-block ASCII test and of the error check.
+/// The unit of the main loop, of the medium path's groups, of the per-block ASCII test and
+/// of the error check.
 pub const BLOCK: usize = 64;
 
-/// Inputs of up to this many bytes are first tested with `<[u8]>::is_ascii`, a word at a
-/// time, before any vector code, except on AVX-512, which takes them in one masked register
-/// (`arch::ascii_words_first`).
-pub const ASCII_WORDS_MAX: usize = BLOCK;
-
 /// The bytes of a 128-bit register. 128-bit backends (SSE4.2, NEON, simd128) pack inputs
-/// shorter than this into one register from two 8-byte reads.
+/// shorter than this into one register from overlapping reads (`arch::vector::pack16`).
 pub const REGISTER_128: usize = 16;
 
-/// The bytes of a 256-bit register: AVX2 hands inputs shorter than this to SSE4.2, whose
-/// registers can be loaded straight from the input.
+/// The bytes of a 256-bit register: AVX2 loads inputs shorter than this into one register
+/// from two 16-byte loads (`arch::x86::avx2`).
 pub const REGISTER_256: usize = 32;
 
 /// The bytes of a 512-bit register: AVX-512 loads inputs shorter than this into one
@@ -66,9 +58,30 @@ pub const REGISTER_256: usize = 32;
 pub const REGISTER_512: usize = 64;
 
 /// Inputs shorter than this (up to 512 bytes) take the short path: straight through their
-/// registers, with one ASCII test and no per-block tests. Must be at least `2 * BLOCK` (the
-/// main loop's overlapping last block reads the register before it).
+/// registers, with one ASCII test and no per-block tests. Must be more than
+/// `(1 + MEDIUM_GROUP) * BLOCK` (the medium path runs at least one group) and at least
+/// `2 * BLOCK` (the main loop's overlapping last block reads the register before it).
 pub const SHORT_BELOW: usize = 8 * BLOCK + 1;
+
+/// Inputs of `SHORT_BELOW` bytes up to this take the medium path on the 128- and 256-bit
+/// backends, longer ones the main loop. The medium path's branches depend on the length
+/// only (and one ASCII test per group): on text seen once it is faster than the main loop
+/// at every size measured, but the main loop's per-block ASCII tests win where a branch
+/// predictor has learnt a long text validated again and again, on AVX2 by up to 2x on text
+/// with a little non-ASCII here and there (docs/PERFORMANCE.md, "Per call").
+pub const MEDIUM_BELOW: usize = 16 << 10;
+
+/// [`MEDIUM_BELOW`] on AVX-512: no limit, the main loop is never used there (its full
+/// check of a block costs half of AVX2's, and the medium path is as fast as the main loop
+/// on text seen again and again, and faster on text seen once).
+pub const MEDIUM_BELOW_512: usize = usize::MAX;
+
+/// The medium path's groups: this many blocks (256 bytes), one ASCII test each.
+pub const MEDIUM_GROUP: usize = 4;
+
+/// The medium path tests its error accumulator every this many groups (16 KiB), so that a
+/// long invalid input stops soon after its error.
+pub const MEDIUM_ERROR_TEST: usize = 64;
 
 /// The main loop tests its error accumulator after this many blocks (512 bytes): an error
 /// is found at most that far after it occurs.
@@ -121,8 +134,10 @@ pub const COUNT_PORTABLE_BELOW: usize = 64;
 /// cache.
 pub const COUNT_PIECE: usize = 16 * 1024;
 
-const _: () = assert!(SHORT_BELOW >= 2 * BLOCK);
+const _: () = assert!(SHORT_BELOW >= 2 * BLOCK && SHORT_BELOW > (1 + MEDIUM_GROUP) * BLOCK);
+const _: () = assert!(MEDIUM_BELOW >= SHORT_BELOW);
+const _: () = assert!(MEDIUM_GROUP >= 1 && MEDIUM_ERROR_TEST >= 1);
 const _: () = assert!(RECORD_WINDOW.is_multiple_of(BLOCK) && RECORD_WINDOW >= BLOCK);
 const _: () = assert!(BUSY_BLOCKS <= LOOP_GROUP && BUSY_GROUPS >= 1 && DENSE_GROUPS >= 1);
-const _: () = assert!(STD_BELOW <= REGISTER_128 && REGISTER_128 <= REGISTER_256);
+const _: () = assert!(REGISTER_128 <= REGISTER_256);
 const _: () = assert!(REGISTER_256 <= REGISTER_512 && REGISTER_512 <= BLOCK);

@@ -1,13 +1,15 @@
 //! Size-tier sweep: every class of error at every offset (or, in long inputs, at every
 //! offset near a register or block boundary and everywhere in the last block), in inputs
 //! of lengths derived from the size tiers of `vutf8::tiers` so that every tier is reached:
-//! the `core::str::from_utf8` path, the packed 128-bit register, AVX2's hand-over to
-//! SSE4.2, the short path (one to 32 registers, the masked and the overlapping last
-//! register, its ASCII test), and the main loop (its first block, the first and second
-//! group of `LOOP_GROUP` blocks, single blocks, the overlapping last block); after every
-//! kind of character, for every backend this CPU has and for the public API
-//! (`from_utf8`, `is_valid`, `Validator`). [`plan`] chooses the lengths and offsets, and
-//! [`every_tier_is_swept`] asserts that they reach every tier.
+//! the one-register paths (packed 128-bit, AVX2's two 16-byte loads, AVX-512's masked
+//! load), the short path (one to 32 registers, the overlapping last register, its ASCII
+//! test), the medium path (its first block, groups, the rest, the group count changing
+//! with the length, the error test every `MEDIUM_ERROR_TEST` groups) and the main loop of
+//! the 128- and 256-bit backends from `MEDIUM_BELOW` (its first block, its groups, the ASCII
+//! skips, single blocks, the overlapping last block); after every kind of character, for
+//! every backend this CPU has and for the public API (`from_utf8`, `is_valid`,
+//! `Validator`). [`plan`] chooses the lengths and offsets, and [`every_tier_is_swept`]
+//! asserts that they reach every tier.
 //!
 //! An input is `prefix + pattern + suffix`:
 //!
@@ -33,8 +35,8 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use common::Tier;
 use vutf8::tiers::{
-    ASCII_SKIP_BLOCKS, BLOCK, LOOP_GROUP, REGISTER_128, REGISTER_256, REGISTER_512, SHORT_BELOW,
-    STD_BELOW,
+    ASCII_SKIP_BLOCKS, BLOCK, LOOP_GROUP, MEDIUM_BELOW, MEDIUM_ERROR_TEST, MEDIUM_GROUP,
+    REGISTER_128, REGISTER_256, REGISTER_512, SHORT_BELOW,
 };
 use vutf8::{Backend, ErrorKind, Utf8Error, Validator};
 
@@ -113,21 +115,42 @@ const PATTERNS: &[Pattern] = &[
     open(b"\xF4\x8F\xBF"),
 ];
 
-/// Every length up to this is swept with every offset: the `core::str::from_utf8`
-/// path, the packed register, AVX2's hand-over, AVX-512's masked register, and the short
-/// path up to two blocks and a 256-bit register (all register counts of the three widths up
-/// to two 512-bit registers, every overlapping last register, the short path's ASCII test).
+/// Every length up to this is swept with every offset: the one-register paths of every
+/// width, and the short path up to two blocks and a 256-bit register (all register counts
+/// of the three widths up to two 512-bit registers, every overlapping last register, the
+/// short path's ASCII test).
 const ALL_UP_TO: usize = 2 * BLOCK + REGISTER_256;
-/// The first length whose main loop runs a whole group (after its first block).
+/// The bytes of one group of the medium path.
+const GROUP: usize = MEDIUM_GROUP * BLOCK;
+/// The first length whose main loop, in a long input, runs a whole group after its first
+/// block (and whose medium path runs two groups).
 const FIRST_GROUP: usize = (1 + LOOP_GROUP) * BLOCK;
-/// The first length whose main loop runs two groups.
+/// The first length whose main loop runs two groups (and the medium path four).
 const SECOND_GROUP: usize = (1 + 2 * LOOP_GROUP) * BLOCK;
-/// The longest input swept: two groups, one single block and a partial tail.
-const MAX_LEN: usize = SECOND_GROUP + BLOCK + REGISTER_256 + 3;
+/// The longest of the shorter inputs swept: the medium path with four groups, one more
+/// block and a partial rest.
+const MAX_SHORT: usize = SECOND_GROUP + BLOCK + REGISTER_256 + 3;
+
+/// The long inputs: the main loop's shortest (on the 128- and 256-bit backends; the medium
+/// path on AVX-512), one byte more (a partial last block), and a length whose medium path
+/// runs `MEDIUM_ERROR_TEST` groups (its error test inside the loop) with a partial block
+/// after them.
+fn long_lengths() -> [usize; 3] {
+    [
+        MEDIUM_BELOW,
+        MEDIUM_BELOW + 1,
+        MEDIUM_BELOW.max(BLOCK + MEDIUM_ERROR_TEST * GROUP) + BLOCK + 37,
+    ]
+}
+/// The longest input swept.
+fn max_len() -> usize {
+    long_lengths().into_iter().max().unwrap_or(0).max(MAX_SHORT)
+}
 
 /// The tier edges above [`ALL_UP_TO`]: block counts of the short path (and its last
-/// length), the main loop's first length, its first group, the group followed by a single
-/// block, and the second group. Lengths within 3 bytes of each are swept.
+/// length), the medium path's first length and the lengths where its number of groups
+/// changes (which are also where the main loop of a long input reaches its first and
+/// second group). Lengths within 3 bytes of each are swept.
 fn edges() -> Vec<usize> {
     vec![
         3 * BLOCK,
@@ -135,8 +158,10 @@ fn edges() -> Vec<usize> {
         5 * BLOCK,
         SHORT_BELOW - 1,
         SHORT_BELOW,
+        BLOCK + 2 * GROUP,
         FIRST_GROUP,
         FIRST_GROUP + BLOCK,
+        BLOCK + 3 * GROUP,
         SECOND_GROUP,
         SECOND_GROUP + BLOCK,
     ]
@@ -145,17 +170,27 @@ fn edges() -> Vec<usize> {
 /// The lengths swept, each with the error offsets swept in it.
 type Plan = Vec<(usize, Vec<usize>)>;
 
+/// Whether offset `o` of an input of `len` bytes is one of the sampled ones: within 3 bytes
+/// of a block boundary, within 1 of a 128-bit register boundary, or in the last block and
+/// the 3 bytes before it.
+fn sampled_offset(len: usize, o: usize) -> bool {
+    !(4..=BLOCK - 4).contains(&(o % BLOCK))
+        || !(2..=REGISTER_128 - 2).contains(&(o % REGISTER_128))
+        || o + BLOCK + 3 >= len
+}
+
 /// Which lengths are swept and, for each, which error offsets.
 ///
 /// - default: every length up to [`ALL_UP_TO`] with every offset; every length within 3
-///   bytes of an [edge](edges) and every 37th length up to [`MAX_LEN`] (so that the
-///   length modulo a block varies), with the offsets within 3 bytes of a block boundary,
-///   within 1 byte of a 128-bit register boundary, and every offset in the last block and
-///   the 3 bytes before it;
+///   bytes of an [edge](edges) and every 37th length up to [`MAX_SHORT`] (so that the
+///   length modulo a block varies), with the [sampled](sampled_offset) offsets; and the
+///   [long lengths](long_lengths), with the offsets within 3 bytes of a block boundary in
+///   three stretches (the first `FIRST_GROUP + BLOCK` bytes, the middle `2 * GROUP`, the
+///   last `2 * BLOCK`) and every offset in the last block and the 3 bytes before it;
 /// - `full`: every length up to [`FIRST_GROUP`]` + BLOCK + 3` and every length within 3
-///   bytes of an edge, with every offset (minutes);
-/// - `reduced`: every length up to `2 * BLOCK + 4` with every offset, and the edges ±1
-///   with the sampled offsets.
+///   bytes of an edge, with every offset (minutes), and the long lengths as above;
+/// - `reduced`: every length up to `2 * BLOCK + 4` with every offset, the edges ±1 with
+///   the sampled offsets, and the first long length.
 fn plan() -> Plan {
     let (all_up_to, near, stride, sampled) = match common::tier() {
         Tier::Sample => (ALL_UP_TO, 3, Some(37), true),
@@ -167,25 +202,37 @@ fn plan() -> Plan {
         lengths.extend(e - near..=e + near);
     }
     if let Some(stride) = stride {
-        lengths.extend((all_up_to..=MAX_LEN).step_by(stride));
+        lengths.extend((all_up_to..=MAX_SHORT).step_by(stride));
     }
     lengths.sort_unstable();
     lengths.dedup();
-    lengths
+    let mut plan: Plan = lengths
         .into_iter()
         .map(|len| {
             let offsets = (0..=len)
-                .filter(|&o| {
-                    !sampled
-                        || len <= all_up_to
-                        || !(4..=BLOCK - 4).contains(&(o % BLOCK))
-                        || !(2..=REGISTER_128 - 2).contains(&(o % REGISTER_128))
-                        || o + BLOCK + 3 >= len
-                })
+                .filter(|&o| !sampled || len <= all_up_to || sampled_offset(len, o))
                 .collect();
             (len, offsets)
         })
-        .collect()
+        .collect();
+    let long = long_lengths();
+    let long = match common::tier() {
+        Tier::Reduced => &long[..1],
+        _ => &long[..],
+    };
+    for &len in long {
+        let middle = len / 2 - GROUP..len / 2 + GROUP;
+        let offsets = (0..=len)
+            .filter(|&o| {
+                let near_block = !(4..=BLOCK - 4).contains(&(o % BLOCK));
+                let stretch =
+                    o <= FIRST_GROUP + BLOCK || middle.contains(&o) || o + 2 * BLOCK >= len;
+                (near_block && stretch) || o + BLOCK + 3 >= len
+            })
+            .collect();
+        plan.push((len, offsets));
+    }
+    plan
 }
 
 /// The kinds of prefix: its last character has 1 to 4 bytes, or it is ASCII after one
@@ -237,6 +284,68 @@ fn suffix(mixed: bool, len: usize) -> Vec<u8> {
     out
 }
 
+/// The prefixes (or suffixes) of one kind, of every length up to the longest, without a
+/// copy of each: [`prefix`] (or [`suffix`]) of the longest length, and how to cut it.
+struct Texts {
+    text: Vec<u8>,
+    /// Prefixes: [`prefix`] puts its padding first, so a prefix of `len` bytes is the
+    /// padding and the last whole characters of the text. Suffixes: [`suffix`] pads at the
+    /// end, so a suffix of `len` bytes is the text up to its last character boundary at or
+    /// before `len`, then padding.
+    kind: TextKind,
+}
+
+enum TextKind {
+    /// Characters of this width after padding with `p` (prefix kinds 0 to 3).
+    Width(usize),
+    /// `é`, then ASCII (prefix kind 4): the text's first `len` bytes are the prefix.
+    Head,
+    /// A suffix, padded with this byte.
+    Suffix(u8),
+}
+
+impl Texts {
+    fn prefixes(kind: usize, max: usize) -> Texts {
+        Texts {
+            text: prefix(kind, max),
+            kind: if kind < 4 {
+                TextKind::Width(kind + 1)
+            } else {
+                TextKind::Head
+            },
+        }
+    }
+
+    fn suffixes(mixed: bool, max: usize) -> Texts {
+        Texts {
+            text: suffix(mixed, max),
+            kind: TextKind::Suffix(if mixed { b'z' } else { b's' }),
+        }
+    }
+
+    /// Appends the text of `len` bytes of this kind: what [`prefix`] or [`suffix`] gives
+    /// for `len`.
+    fn push(&self, out: &mut Vec<u8>, len: usize) {
+        match self.kind {
+            TextKind::Width(w) => {
+                out.resize(out.len() + len % w, b'p');
+                let chars = len - len % w;
+                out.extend_from_slice(&self.text[self.text.len() - chars..]);
+            }
+            TextKind::Head if len >= 2 => out.extend_from_slice(&self.text[..len]),
+            TextKind::Head => out.resize(out.len() + len, b'a'),
+            TextKind::Suffix(pad) => {
+                let mut cut = len;
+                while cut > 0 && cut < self.text.len() && self.text[cut] & 0xC0 == 0x80 {
+                    cut -= 1;
+                }
+                out.extend_from_slice(&self.text[..cut]);
+                out.resize(out.len() + len - cut, pad);
+            }
+        }
+    }
+}
+
 /// The stream through a `Validator`, as one chunk and as two chunks split inside the
 /// pattern.
 fn stream(input: &[u8], split: usize) -> [Result<(), Utf8Error>; 2] {
@@ -259,15 +368,16 @@ fn stream(input: &[u8], split: usize) -> [Result<(), Utf8Error>; 2] {
 /// placement a pattern gets does not depend on the allocator's history or on which thread
 /// takes it: a failure that depends on it fails every run). Returns (inputs, checks).
 fn sweep(pattern: &Pattern, plan: &Plan, backends: &[Backend], place: usize) -> (u64, u64) {
-    let prefixes: Vec<Vec<Vec<u8>>> = (0..PREFIXES.len())
-        .map(|k| (0..=MAX_LEN).map(|len| prefix(k, len)).collect())
+    let max = max_len();
+    let prefixes: Vec<Texts> = (0..PREFIXES.len())
+        .map(|k| Texts::prefixes(k, max))
         .collect();
-    let suffixes: Vec<Vec<Vec<u8>>> = [false, true]
+    let suffixes: Vec<Texts> = [false, true]
         .iter()
-        .map(|&m| (0..=MAX_LEN).map(|len| suffix(m, len)).collect())
+        .map(|&m| Texts::suffixes(m, max))
         .collect();
     let n = pattern.bytes.len();
-    let mut buffer: Vec<u8> = Vec::with_capacity(MAX_LEN + BLOCK);
+    let mut buffer: Vec<u8> = Vec::with_capacity(max + BLOCK);
     let (mut inputs, mut checks) = (0u64, 0u64);
     for (len, offsets) in plan.iter().filter(|(len, _)| *len >= n) {
         let len = *len;
@@ -286,9 +396,9 @@ fn sweep(pattern: &Pattern, plan: &Plan, backends: &[Backend], place: usize) -> 
                     buffer.clear();
                     let shift = (place + BLOCK - buffer.as_ptr() as usize % BLOCK) % BLOCK;
                     buffer.resize(shift, 0);
-                    buffer.extend_from_slice(&pre[o]);
+                    pre.push(&mut buffer, o);
                     buffer.extend_from_slice(pattern.bytes);
-                    buffer.extend_from_slice(&suf[len - o - n]);
+                    suf.push(&mut buffer, len - o - n);
                     let input = &buffer[shift..];
                     debug_assert_eq!(input.as_ptr() as usize % BLOCK, place);
                     let what = || {
@@ -395,12 +505,20 @@ fn every_tier_is_swept() {
     // (tier, does (len, offset) reach it?)
     type Reach = fn(usize, usize) -> bool;
     let tiers: &[(&str, Reach)] = &[
-        ("core::str::from_utf8", |len, _| len < STD_BELOW),
-        ("one packed 128-bit register", |len, _| {
-            (STD_BELOW..REGISTER_128).contains(&len)
+        ("one register packed from 1 to 3 bytes", |len, _| {
+            (1..4).contains(&len)
         }),
-        ("AVX2 hands over to SSE4.2", |len, _| {
+        ("one register packed from two 4-byte words", |len, _| {
+            (4..8).contains(&len)
+        }),
+        ("one register packed from two 8-byte words", |len, _| {
+            (8..REGISTER_128).contains(&len)
+        }),
+        ("one AVX2 register from two 16-byte loads", |len, _| {
             (REGISTER_128..REGISTER_256).contains(&len)
+        }),
+        ("one masked 512-bit register (AVX-512)", |len, _| {
+            (1..REGISTER_512).contains(&len)
         }),
         (
             "short path, last register 1-2 bytes past the first (128-bit)",
@@ -410,9 +528,6 @@ fn every_tier_is_swept() {
             "short path, last register 1-2 bytes past the first (256-bit)",
             |len, _| (REGISTER_256 + 1..=REGISTER_256 + 2).contains(&len),
         ),
-        ("one masked 512-bit register (AVX-512)", |len, _| {
-            (STD_BELOW..REGISTER_512).contains(&len)
-        }),
         (
             "short path, last register 1-2 bytes past the first (512-bit)",
             |len, _| (REGISTER_512 + 1..=REGISTER_512 + 2).contains(&len),
@@ -430,42 +545,63 @@ fn every_tier_is_swept() {
         ("short path, its longest input", |len, o| {
             len == SHORT_BELOW - 1 && o + BLOCK > len
         }),
-        ("main loop, its shortest input", |len, o| {
+        ("medium path, its shortest input", |len, o| {
             len == SHORT_BELOW && o + BLOCK > len
         }),
+        ("medium path, first block", |len, o| {
+            (SHORT_BELOW..MAX_SHORT).contains(&len) && o < BLOCK
+        }),
+        ("medium path, first group", |len, o| {
+            (SHORT_BELOW..MAX_SHORT).contains(&len) && (BLOCK..BLOCK + GROUP).contains(&o)
+        }),
+        ("medium path, a later group", |len, o| {
+            (BLOCK + 3 * GROUP..MAX_SHORT).contains(&len)
+                && (BLOCK + GROUP..BLOCK + 3 * GROUP).contains(&o)
+        }),
+        ("medium path, the rest after the groups", |len, o| {
+            (SHORT_BELOW..MAX_SHORT).contains(&len) && o >= BLOCK + (len - BLOCK) / GROUP * GROUP
+        }),
+        (
+            "medium path, one more group than a byte shorter",
+            |len, _| len > SHORT_BELOW && (len - BLOCK).is_multiple_of(GROUP),
+        ),
+        (
+            "medium path, its error test inside the loop (AVX-512), error near the start",
+            |len, o| len >= BLOCK + MEDIUM_ERROR_TEST * GROUP && o < BLOCK,
+        ),
+        ("main loop, its shortest input", |len, o| {
+            len == MEDIUM_BELOW && o + BLOCK > len
+        }),
         ("main loop, first block", |len, o| {
-            len >= SHORT_BELOW && o < BLOCK
+            len >= MEDIUM_BELOW && o < BLOCK
         }),
         (
             "main loop, ASCII skipped several blocks at a time",
-            |len, o| len >= SHORT_BELOW && o >= ASCII_SKIP_BLOCKS * BLOCK + BLOCK,
+            |len, o| len >= MEDIUM_BELOW && o >= ASCII_SKIP_BLOCKS * BLOCK + BLOCK,
         ),
         (
             "main loop, ASCII skipped again after an all-ASCII group",
-            |len, o| len > o && o >= (1 + LOOP_GROUP + ASCII_SKIP_BLOCKS) * BLOCK,
+            |len, o| len >= MEDIUM_BELOW && o >= (1 + LOOP_GROUP + ASCII_SKIP_BLOCKS) * BLOCK,
         ),
         ("main loop, first group", |len, o| {
-            len >= FIRST_GROUP && (BLOCK..FIRST_GROUP).contains(&o)
+            len >= MEDIUM_BELOW && (BLOCK..FIRST_GROUP).contains(&o)
         }),
         (
             "main loop, block boundaries inside the first group",
-            |len, o| len >= FIRST_GROUP && o > BLOCK && o < FIRST_GROUP && o % BLOCK == 0,
+            |len, o| len >= MEDIUM_BELOW && o > BLOCK && o < FIRST_GROUP && o % BLOCK == 0,
         ),
-        ("main loop, second group", |len, o| {
-            len >= SECOND_GROUP && (FIRST_GROUP..SECOND_GROUP).contains(&o)
+        ("main loop, a group far from the start", |len, o| {
+            len >= MEDIUM_BELOW && o > len / 4 && o + len / 4 < len
         }),
-        ("main loop, a single block after a group", |len, o| {
-            len >= FIRST_GROUP + BLOCK && (FIRST_GROUP..FIRST_GROUP + BLOCK).contains(&o)
+        ("main loop, the blocks after the last group", |len, o| {
+            len >= MEDIUM_BELOW && o + 2 * BLOCK >= len && o + BLOCK < len
         }),
         ("main loop ending on a block boundary", |len, o| {
-            len >= SHORT_BELOW && len % BLOCK == 0 && o + 3 >= len
-        }),
-        ("main loop, overlapping last block", |len, o| {
-            len > FIRST_GROUP && len % BLOCK != 0 && o + BLOCK > len && o < len - len % BLOCK
+            len >= MEDIUM_BELOW && len % BLOCK == 0 && o + 3 >= len
         }),
         (
             "main loop, after the overlapping last block's start",
-            |len, o| len > SECOND_GROUP && len % BLOCK != 0 && o >= len - len % BLOCK,
+            |len, o| len > MEDIUM_BELOW && len % BLOCK != 0 && o >= len - len % BLOCK,
         ),
     ];
     let plan = plan();

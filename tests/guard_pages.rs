@@ -4,12 +4,13 @@
 //! faults (SIGSEGV) and kills the test, in a normal build: no sanitizer needed.
 //!
 //! Lengths from the size tiers of `vutf8::tiers`: every length up to `SHORT_LENGTHS` (the
-//! `core::str::from_utf8` path, the packed 128-bit register, AVX2's hand-over to SSE4.2,
-//! and the short path with one to 20 registers, its masked and overlapping last register
-//! and its ASCII test over several blocks), then lengths up to a page: the short path's
-//! last lengths, the main loop's first, its first and second group of `LOOP_GROUP` blocks
-//! and the overlapping last block (see `long_lengths`). Valid text of every script, and
-//! errors of several kinds near both ends.
+//! one-register paths: the packed 128-bit register, AVX2's two 16-byte loads, AVX-512's
+//! masked load; and the short path with one to 20 registers, its overlapping last register
+//! and its ASCII test over several blocks), then longer lengths: the short path's last, the
+//! medium path's first, the lengths where its number of groups changes, every 61st up to a
+//! page, and the main loop's first and its first lengths with a partial last block (see
+//! `long_lengths`). Valid text of every script, and errors of several kinds near both
+//! ends.
 //! The rest of the readable page is filled with continuation bytes (`80`), so a read past
 //! the end *within* the page (where no fault can happen) changes the answer and is caught
 //! by the comparison with `core::str::from_utf8`.
@@ -22,14 +23,16 @@ mod common;
 
 use std::io::Read;
 
-use vutf8::tiers::{BLOCK, LOOP_GROUP, SHORT_BELOW};
+use vutf8::tiers::{BLOCK, LOOP_GROUP, MEDIUM_BELOW, MEDIUM_GROUP, SHORT_BELOW};
 use vutf8::{Backend, Utf8Error, Validator};
 use vutf8_corpus::{generate, Script};
 
-/// Three pages: `PROT_NONE`, readable and writable, `PROT_NONE`.
+/// Pages: `PROT_NONE`, readable and writable ones (`readable` bytes, enough for the
+/// longest input), `PROT_NONE`.
 struct Guarded {
     base: *mut u8,
     page: usize,
+    readable: usize,
 }
 
 impl Guarded {
@@ -37,11 +40,13 @@ impl Guarded {
         // SAFETY: sysconf has no preconditions.
         let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap();
         assert!(page >= 4096);
-        // SAFETY: an anonymous private mapping of 3 pages; the result is checked.
+        let readable = max_len().div_ceil(page) * page;
+        // SAFETY: an anonymous private mapping of the readable pages and two more; the
+        // result is checked.
         let base = unsafe {
             libc::mmap(
                 std::ptr::null_mut(),
-                3 * page,
+                readable + 2 * page,
                 libc::PROT_READ | libc::PROT_WRITE,
                 libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
                 -1,
@@ -50,26 +55,32 @@ impl Guarded {
         };
         assert_ne!(base, libc::MAP_FAILED, "mmap");
         let base = base.cast::<u8>();
-        // SAFETY: both pages lie in the mapping just made.
+        // SAFETY: both guard pages lie in the mapping just made.
         unsafe {
             assert_eq!(libc::mprotect(base.cast(), page, libc::PROT_NONE), 0);
             assert_eq!(
-                libc::mprotect(base.add(2 * page).cast(), page, libc::PROT_NONE),
+                libc::mprotect(base.add(page + readable).cast(), page, libc::PROT_NONE),
                 0
             );
         }
-        Guarded { base, page }
+        Guarded {
+            base,
+            page,
+            readable,
+        }
     }
 
-    /// The readable page, filled with `80` bytes.
+    /// The readable pages, filled with `80` bytes.
     fn page(&mut self) -> &mut [u8] {
-        // SAFETY: the middle page is readable and writable and lives as long as `self`.
-        let page = unsafe { std::slice::from_raw_parts_mut(self.base.add(self.page), self.page) };
+        // SAFETY: the pages after the first are readable and writable and live as long as
+        // `self`.
+        let page =
+            unsafe { std::slice::from_raw_parts_mut(self.base.add(self.page), self.readable) };
         page.fill(0x80);
         page
     }
 
-    /// `bytes` copied to the end of the readable page: the next byte is unreadable.
+    /// `bytes` copied to the end of the readable pages: the next byte is unreadable.
     fn at_end(&mut self, bytes: &[u8]) -> &mut [u8] {
         let page = self.page();
         let start = page.len() - bytes.len();
@@ -77,7 +88,7 @@ impl Guarded {
         &mut page[start..]
     }
 
-    /// `bytes` copied to the start of the readable page: the byte before is unreadable.
+    /// `bytes` copied to the start of the readable pages: the byte before is unreadable.
     fn at_start(&mut self, bytes: &[u8]) -> &mut [u8] {
         let page = self.page();
         page[..bytes.len()].copy_from_slice(bytes);
@@ -88,7 +99,7 @@ impl Guarded {
 impl Drop for Guarded {
     fn drop(&mut self) {
         // SAFETY: the mapping made in `new`, not used after this.
-        unsafe { libc::munmap(self.base.cast(), 3 * self.page) };
+        unsafe { libc::munmap(self.base.cast(), self.readable + 2 * self.page) };
     }
 }
 
@@ -247,26 +258,41 @@ fn every_entry_point_stays_inside_the_input() {
 const SHORT_LENGTHS: usize = 5 * BLOCK;
 
 /// The longer lengths checked: every 61st up to a page, and those within 2 bytes of the
-/// short path's end, of the main loop's first and second group and of the page size.
+/// short path's end, of the lengths where the medium path's number of groups changes (also
+/// where a long input's main loop reaches its first and second group), of the page size,
+/// and of the main loop's first length.
 fn long_lengths() -> Vec<usize> {
+    let group = MEDIUM_GROUP * BLOCK;
     let first_group = (1 + LOOP_GROUP) * BLOCK;
     let mut out: Vec<usize> = (SHORT_LENGTHS + 1..=4096).step_by(61).collect();
     for edge in [
         SHORT_BELOW,
+        BLOCK + 2 * group,
         first_group,
         first_group + BLOCK,
         first_group + LOOP_GROUP * BLOCK,
         4094,
+        MEDIUM_BELOW,
     ] {
         out.extend(edge - 2..=edge + 2);
     }
     out
 }
 
+/// The longest input checked.
+fn max_len() -> usize {
+    long_lengths()
+        .into_iter()
+        .max()
+        .unwrap_or(0)
+        .max(SHORT_LENGTHS)
+}
+
 #[test]
 fn long_inputs_end_at_the_guard_too() {
-    // The end of the short path, the main loop (groups of LOOP_GROUP blocks, single blocks)
-    // and the overlapping last block, up to a page.
+    // The end of the short path, the medium path (its groups and the rest), and the main
+    // loop (its first groups of LOOP_GROUP blocks, single blocks and the overlapping last
+    // block).
     let backends = common::backends();
     let mut guarded = Guarded::new();
     for len in long_lengths() {

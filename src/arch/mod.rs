@@ -5,25 +5,27 @@
 //!
 //! ```text
 //! backends! { mod x86;
-//!     Sse42:  x86::sse42::Sse42Vector,   x86::sse42::validate,  portable::count_non_continuation,  x86::sse42::marks,  "sse4.2";
-//!     Avx2:   x86::avx2::Avx2Vector,     x86::avx2::validate,   x86::count::count_non_continuation, x86::avx2::marks,   "avx2";
+//!     Sse42:  x86::sse42::Sse42Vector,   x86::sse42,  portable::count_non_continuation,  "sse4.2";
+//!     Avx2:   x86::avx2::Avx2Vector,     x86::avx2,   x86::count::count_non_continuation, "avx2";
 //!     #[cfg(feature = "avx512")]
-//!     Avx512: x86::avx512::Avx512Vector, x86::avx512::validate, x86::count::count_non_continuation, x86::avx512::marks, "avx512f", "avx512bw";
+//!     Avx512: x86::avx512::Avx512Vector, x86::avx512, x86::count::count_non_continuation, "avx512f", "avx512bw";
 //! }
 //! ```
 //!
-//! Each entry names the [`Backend`], its vector type, its raw validator (an
-//! `unsafe fn(&[u8], usize) -> Result<(), usize>`: the generic algorithm inlined into one
-//! `#[target_feature]` function), its character counter ([`CountFn`]; the portable one of
-//! [`portable`] where the backend has none of its own), its delimiter search ([`MarksFn`],
-//! from its `entry_points!`) and the target features it needs (all of them must be
-//! there); `cfg` attributes on an entry leave it out of builds without it. Everything else
-//! is written once over that table:
+//! Each entry names the [`Backend`], its vector type, its module (whose `entry_points!`
+//! defines its raw validator `validate`, an `unsafe fn(&[u8], usize) -> Result<(), usize>`:
+//! the generic algorithm inlined into one `#[target_feature]` function; its cold `locate`
+//! ([`LocateFn`]); and its delimiter search `marks` ([`MarksFn`])), its character counter
+//! ([`CountFn`]; the portable one of [`portable`] where the backend has none of its own)
+//! and the target features it needs (all of them must be there); `cfg` attributes on an
+//! entry leave it out of builds without it. Everything else is written once over that
+//! table:
 //!
 //! - [`is_available`], [`raw`], [`selected`]: can this CPU run a given backend, its raw
 //!   validator, and the widest one it can run.
-//! - [`validate`], [`count_non_continuation`] and [`marks`]: run the best backend's
-//!   validator, counter or delimiter search. When the widest backend of the table is enabled at
+//! - [`validate`], [`locate`], [`count_non_continuation`] and [`marks`]: run the best
+//!   backend's validator, its cold search for the error's place, its counter or its
+//!   delimiter search. When the widest backend of the table is enabled at
 //!   compile time (`-C target-cpu=native`, and always for NEON on aarch64), or there is no
 //!   run-time detection (no `std`, or a target without it), the choice is made at compile
 //!   time and called directly. Otherwise (x86 with `std`) the first call detects the CPU and
@@ -34,11 +36,13 @@
 //! Adding a backend is one entry in its target's table, plus its [`Backend`] variant (AVX-512
 //! was added that way: its module, the entry above, the variant).
 //!
-//! A raw validator returns `Err(pos)` when the input is invalid: everything before the
-//! character that contains byte `pos - 1` is valid, and the first error starts at most a few
-//! bytes after `pos` (3 for the vector backends, 0 for the scalar one). The caller
-//! ([`crate::engine::exact_error`]) backs up to the start of that character and lets the scalar
-//! decoder find the exact error.
+//! A raw validator returns `Err(from)` when the input is invalid, and only says yes or no
+//! as fast as it can: `from` is where its backend's `locate` (cold, never run on valid
+//! input nor by `is_valid`) starts looking. `locate` returns `pos`: everything before the
+//! character that contains byte `pos - 1` is valid, and the first error starts at most a
+//! few bytes after `pos` (3 for the vector backends; the scalar ones are exact already, and
+//! their `locate` returns `from`). The caller ([`crate::engine::exact_error`]) backs up to
+//! the start of that character and lets the scalar decoder find the exact error.
 
 use crate::backend::Backend;
 
@@ -77,6 +81,10 @@ pub(crate) mod vector;
 /// the result never depends on it.
 pub(crate) type RawValidate = unsafe fn(&[u8], usize) -> Result<(), usize>;
 
+/// The signature of a backend's cold search for an error's place: given the input and the
+/// `from` of its raw validator's `Err`, a position as the module documentation describes.
+pub(crate) type LocateFn = unsafe fn(&[u8], usize) -> usize;
+
 /// The signature of a backend's character counter: the number of bytes of the input that
 /// are not continuation bytes (`80..BF`).
 pub(crate) type CountFn = unsafe fn(&[u8]) -> usize;
@@ -91,6 +99,9 @@ struct Entry {
     backend: Backend,
     /// The raw validator; may only be called where `detect` returns true.
     raw: RawValidate,
+    /// Where its error is, from its `Err(from)` (cold); may only be called where `detect`
+    /// returns true.
+    locate: LocateFn,
     /// The count of bytes that are not continuation bytes (characters, in valid text); may
     /// only be called where `detect` returns true. The portable one where the backend has
     /// none of its own.
@@ -102,9 +113,6 @@ struct Entry {
     compiled: bool,
     /// Whether this CPU has the target feature (cached by `std`'s detection).
     detect: fn() -> bool,
-    /// Whether the public API tests inputs of up to `ASCII_WORDS_MAX` bytes for ASCII a
-    /// word at a time before calling this backend (see [`ascii_words_first`]).
-    words_first: bool,
 }
 
 /// Whether this CPU has target feature `$feature`: true if it is enabled at compile time,
@@ -138,36 +146,44 @@ cfg_if::cfg_if! {
     }
 }
 
-/// Defines a backend's three `#[target_feature]` functions, into which the generic code is
+/// Defines a backend's `#[target_feature]` functions, into which the generic code is
 /// inlined and so compiled for that instruction set: `validate`, its raw validator (see
-/// the module documentation), its cold `locate`, kept out of the hot function, and
-/// `marks`, the search for record delimiters ([`MarksFn`]). A backend may need several
-/// target features (AVX-512: AVX512F and AVX512BW). With `; below N => narrower::validate`,
-/// inputs shorter than `N` bytes go to a narrower backend whose target features this
-/// one's imply (AVX2 hands inputs shorter than its register to SSE4.2).
+/// the module documentation), with its main loop in `validate_long`; its cold `locate`,
+/// kept out of the hot functions; and `marks`, the search for record delimiters
+/// ([`MarksFn`]). A backend may need several target features (AVX-512: AVX512F and
+/// AVX512BW).
 #[allow(unused_macros)] // Unused on targets without a vector backend.
 macro_rules! entry_points {
-    ($vector:ty, $($feature:tt),+ $(; below $min:path => $narrower:path)?) => {
+    ($vector:ty, $($feature:tt),+) => {
         /// Runs the lookup algorithm with this backend; see
-        /// [`schedule::validate`](crate::arch::generic::schedule::validate). On error, the
-        /// position comes from the cold [`locate`].
+        /// [`schedule::validate`](crate::arch::generic::schedule::validate). An error's
+        /// place is left to the cold [`locate`]: `is_valid` never pays for it.
         ///
         /// # Safety
         /// The CPU supports this backend's target features.
         $(#[target_feature(enable = $feature)])+
         pub(crate) unsafe fn validate(input: &[u8], at: usize) -> Result<(), usize> {
-            $(if input.len() < $min {
-                // SAFETY: this backend's target features imply the narrower one's.
-                return unsafe { $narrower(input, at) };
-            })?
-            // SAFETY: the caller guarantees the target features, and this function enables
-            // them, so the generic code is inlined here and compiled with it. A vector wider
-            // than 128 bits has handed shorter inputs to a 128-bit backend just above.
-            match unsafe { crate::arch::generic::schedule::validate::<$vector>(input, at) } {
-                Ok(()) => Ok(()),
-                // SAFETY: as above.
-                Err(from) => Err(unsafe { locate(input, from) }),
+            if input.len() >= <$vector as crate::arch::vector::Vector>::MEDIUM_BELOW {
+                // SAFETY: the caller guarantees the target features.
+                return unsafe { validate_long(input, at) };
             }
+            // SAFETY: the caller guarantees the target features, and this function enables
+            // them, so the generic code is inlined here and compiled with it.
+            unsafe { crate::arch::generic::schedule::validate::<$vector>(input) }
+        }
+
+        /// The main loop of [`validate`], for inputs of `MEDIUM_BELOW` bytes and more, in a
+        /// function of its own so that the paths of shorter inputs keep a small frame: see
+        /// [`main_loop::validate_long`](crate::arch::generic::main_loop::validate_long).
+        ///
+        /// # Safety
+        /// The CPU supports this backend's target features.
+        #[inline(never)]
+        $(#[target_feature(enable = $feature)])+
+        unsafe fn validate_long(input: &[u8], at: usize) -> Result<(), usize> {
+            // SAFETY: the caller guarantees the target features, and this function enables
+            // them.
+            unsafe { crate::arch::generic::main_loop::validate_long::<$vector>(input, at) }
         }
 
         /// Marks the bytes of `window` equal to `byte`, a bit per byte, with this backend:
@@ -182,7 +198,7 @@ macro_rules! entry_points {
             unsafe { crate::arch::generic::marks::marks::<$vector>(window, byte, marks) }
         }
 
-        /// The cold path of [`validate`]: see
+        /// The cold path after [`validate`]'s `Err(from)`: see
         /// [`schedule::locate`](crate::arch::generic::schedule::locate).
         ///
         /// # Safety
@@ -190,7 +206,7 @@ macro_rules! entry_points {
         #[cold]
         #[inline(never)]
         $(#[target_feature(enable = $feature)])+
-        unsafe fn locate(input: &[u8], from: usize) -> usize {
+        pub(crate) unsafe fn locate(input: &[u8], from: usize) -> usize {
             // SAFETY: the caller guarantees the target features, and this function enables
             // them.
             unsafe { crate::arch::generic::schedule::locate::<$vector>(input, from) }
@@ -202,19 +218,18 @@ macro_rules! entry_points {
 /// and `for_each_vector` for the tests. With no entries, the macros above are not used and
 /// nothing calls the generic algorithm.
 macro_rules! backends {
-    (mod $arch:ident; $($(#[$attr:meta])* $backend:ident: $vector:ty, $validate:path, $count:path, $marks:path, $($feature:tt),+;)+) => {
+    (mod $arch:ident; $($(#[$attr:meta])* $backend:ident: $vector:ty, $arch_mod:ident::$module:ident, $count:path, $($feature:tt),+;)+) => {
         pub(crate) mod $arch;
 
         /// This target's vector backends, narrowest first.
         const BACKENDS: &[Entry] = &[$($(#[$attr])* Entry {
             backend: Backend::$backend,
-            raw: $validate as RawValidate,
+            raw: $arch_mod::$module::validate as RawValidate,
+            locate: $arch_mod::$module::locate as LocateFn,
             count: $count as CountFn,
-            marks: $marks as MarksFn,
+            marks: $arch_mod::$module::marks as MarksFn,
             compiled: $(cfg!(target_feature = $feature))&&+,
             detect: || $(has!($feature))&&+,
-            words_first: !(<$vector as vector::Vector>::LOADS_PARTIAL
-                && <$vector as vector::Vector>::BYTES >= crate::tiers::ASCII_WORDS_MAX),
         }),+];
 
         /// Runs `test` with every vector type this CPU supports; returns their names.
@@ -247,19 +262,19 @@ macro_rules! backends {
 cfg_if::cfg_if! {
     if #[cfg(any(target_arch = "x86", target_arch = "x86_64"))] {
         backends! { mod x86;
-            Sse42: x86::sse42::Sse42Vector, x86::sse42::validate, portable::count_non_continuation, x86::sse42::marks, "sse4.2";
-            Avx2: x86::avx2::Avx2Vector, x86::avx2::validate, x86::count::count_non_continuation, x86::avx2::marks, "avx2";
+            Sse42: x86::sse42::Sse42Vector, x86::sse42, portable::count_non_continuation, "sse4.2";
+            Avx2: x86::avx2::Avx2Vector, x86::avx2, x86::count::count_non_continuation, "avx2";
             // AVX512F implies AVX2, so AVX-512 counts with the AVX2 counter.
             #[cfg(feature = "avx512")]
-            Avx512: x86::avx512::Avx512Vector, x86::avx512::validate, x86::count::count_non_continuation, x86::avx512::marks, "avx512f", "avx512bw";
+            Avx512: x86::avx512::Avx512Vector, x86::avx512, x86::count::count_non_continuation, "avx512f", "avx512bw";
         }
     } else if #[cfg(all(target_arch = "aarch64", target_feature = "neon"))] {
         backends! { mod aarch64;
-            Neon: aarch64::neon::NeonVector, aarch64::neon::validate, portable::count_non_continuation, aarch64::neon::marks, "neon";
+            Neon: aarch64::neon::NeonVector, aarch64::neon, portable::count_non_continuation, "neon";
         }
     } else if #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))] {
         backends! { mod wasm32;
-            Simd128: wasm32::simd128::Simd128Vector, wasm32::simd128::validate, portable::count_non_continuation, wasm32::simd128::marks, "simd128";
+            Simd128: wasm32::simd128::Simd128Vector, wasm32::simd128, portable::count_non_continuation, "simd128";
         }
     } else {
         backends! {}
@@ -314,6 +329,16 @@ pub(crate) fn raw(backend: Backend) -> Option<RawValidate> {
     entry(backend).map(|e| e.raw)
 }
 
+/// Where the error of `input` is, after `backend`'s raw validator (from [`raw`]) said
+/// `Err(from)`: see the module documentation. The scalar validators' positions are exact.
+pub(crate) fn locate_with(backend: Backend, input: &[u8], from: usize) -> usize {
+    match entry(backend) {
+        // SAFETY: `entry` only returns entries whose backend this CPU can run.
+        Some(e) => unsafe { (e.locate)(input, from) },
+        None => from,
+    }
+}
+
 /// The backend that [`validate`] uses on this CPU: the widest it can run.
 pub(crate) fn selected() -> Backend {
     BACKENDS
@@ -353,32 +378,8 @@ const STATIC_CHOICE: Option<RawValidate> = match STATIC_ENTRY {
     None => None,
 };
 
-/// Whether the public API ([`crate::is_valid`], [`crate::from_utf8`]) should test inputs of
-/// up to `ASCII_WORDS_MAX` bytes for ASCII a word at a time before calling the backend. Yes,
-/// except where the backend takes such an input in one register with one masked load
-/// (AVX-512): one check there costs less than the words and the branch on their result
-/// (docs/AVX512.md, "Short inputs"). Either way the answer is the same.
-#[inline]
-pub(crate) fn ascii_words_first() -> bool {
-    match STATIC_ENTRY {
-        Some(Some(entry)) => entry.words_first,
-        Some(None) => true,
-        None => dispatch::words_first(),
-    }
-}
-
 #[cfg(all(test, feature = "std"))]
 mod tests {
-    /// The public API's word-wise ASCII test follows the backend that runs: left out only
-    /// where that backend takes short inputs in one masked register.
-    #[test]
-    fn ascii_words_first_follows_the_chosen_backend() {
-        let _ = super::validate(b"runs the detection", 0);
-        let masked = super::entry(super::selected()).is_some_and(|e| !e.words_first);
-        assert_eq!(super::ascii_words_first(), !masked);
-        assert_eq!(masked, super::selected() == crate::backend::Backend::Avx512);
-    }
-
     /// The delimiter search of every backend this CPU runs, and the one `marks` dispatches
     /// to, against the portable one: windows of every length up to three blocks and
     /// around a records window, at every alignment of a block, each byte value a delimiter.
@@ -474,7 +475,7 @@ mod tests {
 }
 
 /// Runs the best backend this CPU has (see the module documentation) on `input`, which
-/// starts `at` bytes into its text (see [`RawValidate`]).
+/// starts `at` bytes into its text (see [`RawValidate`]). An `Err` goes to [`locate`].
 #[inline]
 pub(crate) fn validate(input: &[u8], at: usize) -> Result<(), usize> {
     match STATIC_CHOICE {
@@ -485,18 +486,27 @@ pub(crate) fn validate(input: &[u8], at: usize) -> Result<(), usize> {
     }
 }
 
+/// Where the error of `input` is, after [`validate`] said `Err(from)`: the cold `locate` of
+/// the backend it ran (see the module documentation).
+#[cold]
+pub(crate) fn locate(input: &[u8], from: usize) -> usize {
+    match STATIC_ENTRY {
+        // SAFETY: a compiled-in backend's features are enabled for the whole program.
+        Some(Some(entry)) => unsafe { (entry.locate)(input, from) },
+        // The fallback's position is exact.
+        Some(None) => from,
+        None => locate_with(selected(), input, from),
+    }
+}
+
 /// Run-time dispatch (x86 with `std`): a static pointer that starts at `detect`.
 #[cfg(feature = "std")]
 mod dispatch {
     use super::{entry, portable, selected, CountFn, MarksFn, RawValidate};
-    use core::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
+    use core::sync::atomic::{AtomicPtr, Ordering};
 
     /// The chosen raw validator; starts as `detect`, which replaces itself.
     static CHOSEN: AtomicPtr<()> = AtomicPtr::new(detect as *mut ());
-
-    /// The chosen backend's `words_first` (true until `detect` has run: the answer is the
-    /// same either way).
-    static WORDS_FIRST: AtomicBool = AtomicBool::new(true);
 
     /// The chosen counter; starts as `detect_count`, which replaces itself.
     static COUNT: AtomicPtr<()> = AtomicPtr::new(detect_count as *mut ());
@@ -505,15 +515,13 @@ mod dispatch {
     static MARKS: AtomicPtr<()> = AtomicPtr::new(detect_marks as *mut ());
 
     /// The choice, made once: the table entry of the widest backend this CPU runs (none:
-    /// the portable fallbacks), stored in the four statics. Returns the validator, the
+    /// the portable fallbacks), stored in the three statics. Returns the validator, the
     /// counter and the delimiter search.
     fn choose() -> (RawValidate, CountFn, MarksFn) {
         let best = entry(selected());
         let f = best.map_or(portable::fallback_validate as RawValidate, |e| e.raw);
         let count = best.map_or(portable::count_non_continuation as CountFn, |e| e.count);
         let marks = best.map_or(portable::marks as MarksFn, |e| e.marks);
-        WORDS_FIRST.store(best.is_none_or(|e| e.words_first), Ordering::Relaxed);
-        // Release: a thread that sees the chosen pointers sees WORDS_FIRST too.
         CHOSEN.store(f as *mut (), Ordering::Release);
         COUNT.store(count as *mut (), Ordering::Release);
         MARKS.store(marks as *mut (), Ordering::Release);
@@ -573,12 +581,6 @@ mod dispatch {
         // SAFETY: `detect` checks the CPU; the others were checked by it.
         unsafe { f(input, at) }
     }
-
-    /// See [`super::ascii_words_first`].
-    #[inline]
-    pub(super) fn words_first() -> bool {
-        WORDS_FIRST.load(Ordering::Relaxed)
-    }
 }
 
 /// Without `std` every choice is made at compile time ([`STATIC_CHOICE`] is never `None`).
@@ -588,12 +590,6 @@ mod dispatch {
     #[inline]
     pub(super) fn validate(input: &[u8], at: usize) -> Result<(), usize> {
         super::portable::fallback_validate(input, at)
-    }
-
-    /// Never called: see [`super::STATIC_ENTRY`].
-    #[inline]
-    pub(super) fn words_first() -> bool {
-        true
     }
 
     /// Never called: see [`super::STATIC_ENTRY`].

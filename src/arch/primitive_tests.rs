@@ -109,9 +109,6 @@ fn load_store_splat_repeat16() {
 struct LoadPartial;
 impl VectorTest for LoadPartial {
     unsafe fn run<V: Vector>(&mut self, name: &str) {
-        if !V::LOADS_PARTIAL {
-            return;
-        }
         // Every length below one register, at the end of an exact-size allocation (so a load
         // past the input would read outside it), from a run of non-zero bytes.
         for len in 0..V::BYTES {

@@ -31,44 +31,25 @@ pub(crate) trait Vector: Copy {
     /// `BYTES` bytes.
     unsafe fn load_unaligned(ptr: *const u8) -> Self;
 
-    /// Whether [`load_partial`](Vector::load_partial) works: 128-bit registers, and AVX-512.
-    const LOADS_PARTIAL: bool = Self::BYTES == REGISTER_128;
+    /// Inputs shorter than this (and at least `SHORT_BELOW` bytes) take the medium path of
+    /// the schedule, longer ones its main loop (see `crate::tiers`).
+    const MEDIUM_BELOW: usize = crate::tiers::MEDIUM_BELOW;
 
     /// The bytes of `input`, shorter than one register, in a register with zeros after them
     /// (ASCII: a sequence cut off by the end of `input` shows up as one too short).
     ///
-    /// The default packs a 128-bit register from two overlapping 8-byte reads, the second
-    /// shifted right past the bytes the first already holds (fewer than 8 bytes are copied):
-    /// two 8-byte values make a 16-byte register without the stalled store forwarding of a
-    /// byte-wise copy. Wider registers without masked loads never get here (their backends
-    /// hand inputs shorter than their register to a 128-bit one); AVX-512 overrides it with
-    /// one masked load.
+    /// The default, for 128-bit registers, is [`pack16`]. AVX2 (two 16-byte loads) and
+    /// AVX-512 (a masked load) have their own.
     ///
     /// # Safety
-    /// The CPU supports the backend's instruction set; `input.len() < BYTES`;
-    /// `LOADS_PARTIAL`.
+    /// The CPU supports the backend's instruction set; `input.len() < BYTES`.
     #[inline(always)]
     unsafe fn load_partial(input: &[u8]) -> Self {
         assert!(
             Self::BYTES == REGISTER_128 && input.len() < REGISTER_128,
             "the packed load is for shorter inputs than one 128-bit register"
         );
-        let len = input.len();
-        let mut bytes = [0u8; REGISTER_128];
-        if len >= 8 {
-            let word = |at: usize| {
-                let mut w = [0u8; 8];
-                w.copy_from_slice(&input[at..at + 8]);
-                u64::from_le_bytes(w)
-            };
-            let high = word(len - 8)
-                .checked_shr(8 * (REGISTER_128 - len) as u32)
-                .unwrap_or(0);
-            bytes[..8].copy_from_slice(&word(0).to_le_bytes());
-            bytes[8..].copy_from_slice(&high.to_le_bytes());
-        } else {
-            bytes[..len].copy_from_slice(input);
-        }
+        let bytes = pack16(input);
         // SAFETY: the caller guarantees the instruction set; `bytes` holds 16 = BYTES bytes.
         unsafe { Self::load_unaligned(bytes.as_ptr()) }
     }
@@ -134,4 +115,41 @@ pub(crate) trait Vector: Copy {
         self.store(&mut bytes);
         bytes[..Self::BYTES].iter().position(|&b| b != 0)
     }
+}
+
+/// The bytes of `input` (under 16) followed by zeros, read without a byte loop and without a
+/// branch on the bytes: two overlapping 8-byte words (8 to 15 bytes), two overlapping 4-byte
+/// words (4 to 7), or the first, middle and last byte (1 to 3; they overlap below 3). The
+/// second word is shifted past the bytes the first already holds. Whole words make a
+/// register without the stalled store forwarding of a byte-wise copy.
+#[inline(always)]
+pub(crate) fn pack16(input: &[u8]) -> [u8; REGISTER_128] {
+    let len = input.len();
+    debug_assert!(len < REGISTER_128);
+    let mut bytes = [0u8; REGISTER_128];
+    if len >= 8 {
+        let word = |at: usize| {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&input[at..at + 8]);
+            u64::from_le_bytes(w)
+        };
+        let high = word(len - 8)
+            .checked_shr(8 * (REGISTER_128 - len) as u32)
+            .unwrap_or(0);
+        bytes[..8].copy_from_slice(&word(0).to_le_bytes());
+        bytes[8..].copy_from_slice(&high.to_le_bytes());
+    } else if len >= 4 {
+        let word = |at: usize| {
+            let mut w = [0u8; 4];
+            w.copy_from_slice(&input[at..at + 4]);
+            u64::from(u32::from_le_bytes(w))
+        };
+        let packed = word(0) | (word(len - 4) >> (8 * (8 - len))) << 32;
+        bytes[..8].copy_from_slice(&packed.to_le_bytes());
+    } else if len > 0 {
+        let at = |i: usize| u32::from(input[i]) << (8 * i);
+        let packed = at(0) | at(len / 2) | at(len - 1);
+        bytes[..4].copy_from_slice(&packed.to_le_bytes());
+    }
+    bytes
 }

@@ -1,514 +1,90 @@
 //! The schedule of the lookup algorithm ([`super::lookup`]): which registers are checked
-//! when, for every input length. The thresholds are the size tiers of [`crate::tiers`]:
+//! when, for every input length, and the cold search for an error's place. The thresholds
+//! are the size tiers of [`crate::tiers`]:
 //!
 //! ```text
-//! bytes       0      8           16          32          64      513 = SHORT_BELOW
-//!             |      |           |           |           |       |
-//! engine      | std  | is_ascii, a word at a time, up to 64 bytes; then the backend:
-//! 128-bit     packed register    | short path                    | main loop
-//! AVX2        -> SSE4.2 ---------------------| short path        | main loop
-//! AVX-512     one masked load -----------------------------| short | main loop
+//! bytes       0           16          32          64      513 = SHORT_BELOW     16 KiB = MEDIUM_BELOW
+//!             |           |           |           |       |                     |
+//! 128-bit     packed reg. | short path                    | medium path         | main loop
+//! AVX2        two 16-byte loads ------| short path        | medium path         | main loop
+//! AVX-512     one masked load -----------------------| short | medium path (every length)
 //!
-//! short path: [one ASCII test if > 64 bytes] [register 0] [registers 1.. whole]
-//!             [last register, overlapping] [end-of-input check]
-//! main loop:  [first block where it lies: ASCII test, or a check with registers shifted]
-//!             [from the first 64-byte boundary: ASCII skip, 4 blocks then 1 at a time,
-//!             or one block checked there, overlapping the first]
-//!             ([group: 8 blocks of 64 bytes, one error test] [ASCII skip, if the
-//!             group was all ASCII: 4 blocks at a time])*  (from 1 MiB: the same, and
-//!             dense runs after busy groups)*  [block, error test]*
-//!             [last 64 bytes, overlapping the blocks before] [end-of-input check]
+//! one register: [the input, zeros after it: a cut-off sequence shows as too short]
+//! short path:   [one ASCII test if > 64 bytes] [register 0] [registers 1.. whole]
+//!               [last register, overlapping] [end-of-input check]
+//! medium path:  [first block where it lies: ASCII test, else checked]
+//!               ([group: 4 aligned blocks from the first 64-byte boundary: ASCII test,
+//!               else checked])*  [the rest: as many registers as the longest rest needs,
+//!               clamped to end at the end: ASCII test, else checked] [end-of-input check]
+//! main loop:    see super::main_loop
 //! ```
 //!
-//! One idea: **test for ASCII only where it is likely to pay, and check everything else
-//! through the tables without branching on each register.** The rules, each in the function
-//! that applies it:
+//! One idea: **the branches of a call depend on its length, not on its bytes**, but for a
+//! few ASCII tests, each over as many bytes as text of one kind (ASCII, or not) tends to
+//! span. A message is validated once: a branch on its bytes is a coin the predictor cannot
+//! have seen, and a wrong guess costs more than checking a few registers through the
+//! tables (docs/PERFORMANCE.md, "Per call"). The rules, each in the function that applies
+//! it:
 //!
-//! - *Leading ASCII* is skipped before any table is loaded ([`leading_ascii`]).
-//! - *Aligned blocks*: the main loop's blocks start on 64-byte boundaries of memory; the
-//!   first block is checked where it lies, the rest from the first boundary inside it,
-//!   overlapping it ([`aligned_head`], [`State::first_blocks`]).
-//! - *Loaded predecessors*: in the main loop the 3 bytes before each register are loaded
-//!   from memory rather than shifted in, since loads have ports of their own while the
-//!   shifts compete with the table lookups ([`State::block`]).
-//! - *Groups*: the error accumulator is tested once per group of `LOOP_GROUP` blocks; a
-//!   group tests each block for ASCII only if its first block, or a block of the group
-//!   before, was ASCII ([`State::group`]); after a group that was all ASCII, ASCII is
-//!   skipped `ASCII_SKIP_BLOCKS` blocks at a time ([`skip_ascii`]), and those groups and
-//!   skips ask for the bytes `PREFETCH_AHEAD` ahead.
-//! - *Far into a long input* (from `DENSE_AFTER`): after `BUSY_GROUPS` busy groups in a
-//!   row, `DENSE_GROUPS` groups go without ASCII tests, where the branch predictor cannot
-//!   have learnt the text ([`State::group`]).
-//! - *The end*: the last partial block is re-checked as the last 64 bytes of the input,
-//!   overlapping, so nothing is copied ([`State::finish`]).
-//! - *Short inputs* go straight through their registers ([`validate_short`]), or into one
-//!   register ([`validate_partial`]).
+//! - *One register* for inputs shorter than one ([`validate_partial`]).
+//! - *Straight through* for inputs of up to 8 blocks: every register checked, one ASCII
+//!   test over all of them ([`validate_short`]).
+//! - *Groups* of `MEDIUM_GROUP` blocks above that, on 64-byte boundaries of memory, one
+//!   ASCII test each; their number, and the rest's registers, depend on the length only
+//!   ([`validate_medium`]).
+//! - *Loaded predecessors*: the 3 bytes before a register are loaded from memory rather
+//!   than shifted in, where they lie inside the input ([`Tables::check_at`]).
+//! - *Long inputs* on the 128- and 256-bit backends go to the main loop
+//!   ([`super::main_loop`]), whose per-block ASCII tests pay where a text is validated
+//!   again and again.
 //!
-//! Why each rule is as it is, and what it bought, is measured in `docs/PERFORMANCE.md`
-//! ("ASCII runs inside the text", "Aligned blocks", "Far into a long input", "Notes moved
-//! from code"). Next: [`super::lookup`] for the check of one register, `crate::arch` for
-//! the backends that compile this schedule.
+//! Next: [`super::lookup`] for the check of one register, [`super::main_loop`] for long
+//! inputs, `crate::arch` for the backends that compile this schedule.
 //!
 //! # Locating an error
 //!
 //! The error bits are *local*: the bits of byte `i` depend only on bytes `i-3..=i`. So if
 //! the first error starts at byte `e`, no byte before `e` has bits set, and the error sets
 //! a bit at most 3 bytes after `e` (a stray continuation at `e`, a bad second byte at
-//! `e+1`, a missing continuation at `e+1..=e+3`). When a block fails, the cold [`locate`]
-//! re-checks it register by register, takes the first byte `i` with a bit set, and reports
-//! `i - 3`; the scalar decoder then finds the error exactly, after backing up to the start
-//! of a character (`crate::engine::exact_error`). An error that only the end-of-register
-//! check reveals (a sequence left open at the end of the previous block) is reported at the
-//! block start.
+//! `e+1`, a missing continuation at `e+1..=e+3`). When a validator reports an error, the
+//! cold [`locate`] re-checks block by block, takes the first byte `i` with a bit set, and
+//! reports `i - 3`; the scalar decoder then finds the error exactly, after backing up to
+//! the start of a character (`crate::engine::exact_error`). An error that only the
+//! end-of-register check reveals (a sequence left open at the end of the previous block) is
+//! reported at the block start.
 
 use super::lookup::Tables;
 use crate::arch::vector::Vector;
-use crate::tiers::{
-    ASCII_SKIP_BLOCKS, BLOCK, BUSY_BLOCKS, BUSY_GROUPS, DENSE_AFTER, DENSE_GROUPS, LOOP_GROUP,
-    PREFETCH_AHEAD, SHORT_BELOW,
-};
+use crate::tiers::{BLOCK, MEDIUM_ERROR_TEST, MEDIUM_GROUP, SHORT_BELOW};
 
-/// The running state between blocks.
-struct State<V> {
-    /// The last register checked (its bytes precede the next block).
-    prev_input: V,
-    /// Non-zero once an error has been seen.
-    error: V,
-    /// Whether a block tested for ASCII was all ASCII (see [`State::group`]).
-    saw_ascii: bool,
-    /// Whether every block of the last group was tested and found ASCII: the main loop
-    /// then skips ASCII whole units at a time before the next group (see [`validate`]).
-    ascii_group: bool,
-    /// The blocks of the current group that were tested for ASCII and were not.
-    busy_blocks: usize,
-    /// Busy groups in a row (far into the input only; see [`State::group`]).
-    busy_groups: usize,
-    /// Groups still to check without ASCII tests after a run of busy groups.
-    dense_left: usize,
-}
-
-impl<V: Vector> State<V> {
-    /// No error yet; `prev_input` is the register before the first block checked.
-    #[inline(always)]
-    fn new(prev_input: V, zero: V) -> Self {
-        State {
-            prev_input,
-            error: zero,
-            saw_ascii: false,
-            ascii_group: false,
-            busy_blocks: 0,
-            busy_groups: 0,
-            dense_left: 0,
-        }
-    }
-
-    /// Checks one block of `BLOCK` bytes at `ptr`.
-    ///
-    /// - `ASCII_TEST`: first test the block for ASCII (one OR-reduction); an ASCII block
-    ///   only needs the end-of-register check of the register before it.
-    /// - `LOAD_PREV`: read the 3 bytes before each register from memory (see
-    ///   [`Tables::check_at`]); otherwise shift them in from the register before.
-    ///
-    /// # Safety
-    /// `ptr` is valid for reads of `BLOCK` bytes, and with `LOAD_PREV` also of the 3 bytes
-    /// before it (the instruction set is proven by `self`).
-    #[inline(always)]
-    unsafe fn block<const ASCII_TEST: bool, const LOAD_PREV: bool>(
-        &mut self,
-        t: &Tables<V>,
-        ptr: *const u8,
-    ) {
-        // SAFETY: the last register of the block lies inside the caller's guarantee.
-        let last = unsafe { V::load_unaligned(ptr.add(BLOCK - V::BYTES)) };
-        // SAFETY: the block lies inside the caller's guarantee.
-        if ASCII_TEST && unsafe { all_ascii::<V>(ptr, 1) } {
-            // Only a sequence left open at the end of the previous register can be wrong
-            // here. (Computed only now: most blocks after a non-ASCII one are not ASCII.)
-            self.error = self.error.or(t.incomplete(self.prev_input));
-            self.saw_ascii = true;
-        } else if LOAD_PREV {
-            // (A tested block that is not ASCII means its group was not all ASCII; the
-            // group without tests clears the flag itself.)
-            if ASCII_TEST {
-                self.ascii_group = false;
-                self.busy_blocks += 1;
-            }
-            for i in 0..BLOCK / V::BYTES {
-                // SAFETY: register i and the 3 bytes before it lie inside the caller's
-                // guarantee.
-                self.error = self.error.or(unsafe { t.check_at(ptr.add(i * V::BYTES)) });
-            }
-        } else {
-            let mut prev = self.prev_input;
-            for i in 0..BLOCK / V::BYTES {
-                // SAFETY: register i lies inside the caller's guarantee.
-                let r = unsafe { V::load_unaligned(ptr.add(i * V::BYTES)) };
-                self.error = self.error.or(t.check(r, prev));
-                prev = r;
-            }
-        }
-        self.prev_input = last;
-    }
-
-    /// Checks `LOOP_GROUP` consecutive blocks at `ptr`. If the first block is all ASCII, or
-    /// a block of the last group was, each block gets its ASCII test; otherwise the text
-    /// here is probably not ASCII, and the whole group goes through the tables without the
-    /// tests (which would almost never pay off). Afterwards `ascii_group` says whether all
-    /// of its blocks were tested and found ASCII.
-    ///
-    /// `FAR`: the group lies `DENSE_AFTER` bytes or more into the input, where the branch
-    /// predictor cannot have learnt the text (see "Far into a long input" above). There,
-    /// after `BUSY_GROUPS` tested groups in a row with `BUSY_BLOCKS` or more non-ASCII
-    /// blocks each, the next `DENSE_GROUPS` groups go through the tables without the tests.
-    ///
-    /// # Safety
-    /// `ptr - 3` is valid for reads of `LOOP_GROUP * BLOCK + 3` bytes.
-    #[inline(always)]
-    unsafe fn group<const FAR: bool>(&mut self, t: &Tables<V>, ptr: *const u8) {
-        // Far into the input, the groups of a dense run are not tested.
-        let may_test = !FAR || self.dense_left == 0;
-        // SAFETY: the first block lies in the group, within the caller's guarantee.
-        if may_test && (self.saw_ascii || unsafe { all_ascii::<V>(ptr, 1) }) {
-            self.saw_ascii = false;
-            self.ascii_group = true;
-            self.busy_blocks = 0;
-            prefetch_blocks::<V>(ptr.wrapping_add(PREFETCH_AHEAD), LOOP_GROUP);
-            for k in 0..LOOP_GROUP {
-                // SAFETY: block k and the 3 bytes before it lie in the caller's guarantee.
-                unsafe { self.block::<true, true>(t, ptr.add(k * BLOCK)) };
-            }
-            if FAR {
-                if self.busy_blocks >= BUSY_BLOCKS {
-                    self.busy_groups += 1;
-                    if self.busy_groups >= BUSY_GROUPS {
-                        self.dense_left = DENSE_GROUPS;
-                    }
-                } else {
-                    self.busy_groups = 0;
-                }
-            }
-        } else {
-            if FAR {
-                self.dense_left = self.dense_left.saturating_sub(1);
-            }
-            self.ascii_group = false;
-            for k in 0..LOOP_GROUP {
-                // SAFETY: as above.
-                unsafe { self.block::<false, true>(t, ptr.add(k * BLOCK)) };
-            }
-        }
-    }
-
-    /// The main loop's groups from `pos`, while `pos < stop` and a whole group is left
-    /// before `len`, each all-ASCII group followed by an ASCII skip ([`skip_ascii`]).
-    /// Returns where the next group would start, or `Err(start)` of a group with an error.
-    ///
-    /// # Safety
-    /// `ptr` is valid for reads of `len` bytes, and `3 <= pos`.
-    #[inline(always)]
-    unsafe fn groups<const FAR: bool>(
-        &mut self,
-        t: &Tables<V>,
-        ptr: *const u8,
-        mut pos: usize,
-        stop: usize,
-        len: usize,
-    ) -> Result<usize, usize> {
-        while pos < stop && pos + LOOP_GROUP * BLOCK <= len {
-            // SAFETY: 3 <= pos and pos + LOOP_GROUP * BLOCK <= len, so the group and
-            // the 3 bytes before it lie inside the caller's guarantee.
-            unsafe { self.group::<FAR>(t, ptr.add(pos)) };
-            if self.error.any_set() {
-                return Err(pos);
-            }
-            pos += LOOP_GROUP * BLOCK;
-            if self.ascii_group {
-                // The group's last block was ASCII, so no sequence is left open before the
-                // run, and the register before any block of the run is ASCII, which is all
-                // `prev_input` needs to be.
-                // SAFETY: as for the leading ASCII; the skip stays inside `len`.
-                pos = unsafe { skip_ascii::<V>(ptr, pos, len) };
-            }
-        }
-        Ok(pos)
-    }
-
-    /// The input's first block, which is not ASCII ([`leading_ascii`]), checked where it
-    /// lies with a zero register before it (the main loop reads the 3 bytes before each
-    /// register, and there are none), then the block from `head`, the first 64-byte
-    /// boundary ([`aligned_head`]), overlapping it, so that the main loop's blocks are
-    /// aligned. The first block's check covers the bytes before `head` (a sequence open at
-    /// its end is closed or not in the next), so an error found in the second starts at
-    /// `head` or later. Returns where the main loop starts, or `Err` where an error is.
-    ///
-    /// # Safety
-    /// `ptr` is valid for reads of `SHORT_BELOW` bytes or more, and `3 <= head <= BLOCK`.
-    #[inline(always)]
-    unsafe fn first_blocks(
-        &mut self,
-        t: &Tables<V>,
-        ptr: *const u8,
-        head: usize,
-    ) -> Result<usize, usize> {
-        // SAFETY: the first block lies inside the caller's guarantee.
-        unsafe { self.block::<false, false>(t, ptr) };
-        if self.error.any_set() {
-            return Err(0);
-        }
-        if head == BLOCK {
-            return Ok(BLOCK);
-        }
-        // SAFETY: 3 <= head and head + BLOCK < SHORT_BELOW, so the block and the 3 bytes
-        // before it lie inside the caller's guarantee.
-        unsafe { self.block::<false, true>(t, ptr.add(head)) };
-        if self.error.any_set() {
-            return Err(head);
-        }
-        Ok(head + BLOCK)
-    }
-
-    /// Single blocks from `pos` while a whole one is left before `len`, each with its ASCII
-    /// test and an error test. Returns where the last partial block starts (or `len`), or
-    /// `Err(start)` of a block with an error.
-    ///
-    /// # Safety
-    /// `ptr` is valid for reads of `len` bytes, and `3 <= pos`.
-    #[inline(always)]
-    unsafe fn blocks(
-        &mut self,
-        t: &Tables<V>,
-        ptr: *const u8,
-        mut pos: usize,
-        len: usize,
-    ) -> Result<usize, usize> {
-        while pos + BLOCK <= len {
-            // SAFETY: 3 <= pos and pos + BLOCK <= len, so the block and the 3 bytes before
-            // it lie inside the caller's guarantee.
-            unsafe { self.block::<true, true>(t, ptr.add(pos)) };
-            if self.error.any_set() {
-                return Err(pos);
-            }
-            pos += BLOCK;
-        }
-        Ok(pos)
-    }
-
-    /// The end of the input from `pos` (less than one block before `len`): the last 64
-    /// bytes re-checked, overlapping bytes already checked (nothing is copied), with the
-    /// true register before them read from memory; then the input must not end inside a
-    /// sequence.
-    ///
-    /// # Safety
-    /// `ptr` is valid for reads of `len` bytes, `len >= 2 * BLOCK`, and
-    /// `len - BLOCK < pos <= len`.
-    #[inline(always)]
-    unsafe fn finish(
-        &mut self,
-        t: &Tables<V>,
-        ptr: *const u8,
-        pos: usize,
-        len: usize,
-    ) -> Result<(), usize> {
-        if pos < len {
-            let start = len - BLOCK;
-            // SAFETY: start >= BLOCK >= V::BYTES.
-            self.prev_input = unsafe { V::load_unaligned(ptr.add(start - V::BYTES)) };
-            // SAFETY: start >= BLOCK and start + BLOCK == len.
-            unsafe { self.block::<true, true>(t, ptr.add(start)) };
-        }
-        // The last bytes of the input must not open a sequence.
-        self.error = self.error.or(t.incomplete(self.prev_input));
-        if self.error.any_set() {
-            Err(pos)
-        } else {
-            Ok(())
-        }
-    }
-}
-
-/// All ones but for the first 3 bytes; its first `BYTES` bytes clear the error bits of the
-/// first 3 bytes of a register.
-static CLEAR_FIRST_3: [u8; BLOCK] = {
-    let mut t = [0xFF; BLOCK];
-    t[0] = 0;
-    t[1] = 0;
-    t[2] = 0;
-    t
-};
-
-/// The OR of the registers of the block at `ptr`.
+/// Validates `input`, shorter than `V::MEDIUM_BELOW` bytes, with vector type `V`: the hot
+/// path of a call (longer inputs: [`super::main_loop::validate_long`]).
 ///
-/// # Safety
-/// The CPU supports `V`'s instruction set; `ptr` is valid for reads of `BLOCK` bytes.
-#[inline(always)]
-unsafe fn or_block<V: Vector>(ptr: *const u8) -> V {
-    // SAFETY: every register read lies in the `BLOCK` bytes at `ptr`.
-    let mut any = unsafe { V::load_unaligned(ptr) };
-    for i in 1..BLOCK / V::BYTES {
-        // SAFETY: as above.
-        any = any.or(unsafe { V::load_unaligned(ptr.add(i * V::BYTES)) });
-    }
-    any
-}
-
-/// The OR of the registers of the `n` blocks at `ptr`, block by block.
-///
-/// # Safety
-/// The CPU supports `V`'s instruction set; `ptr` is valid for reads of `n * BLOCK` bytes,
-/// and `n >= 1`.
-#[inline(always)]
-unsafe fn or_blocks<V: Vector>(ptr: *const u8, n: usize) -> V {
-    // SAFETY: every block read lies in the `n * BLOCK` bytes at `ptr`.
-    let mut any = unsafe { or_block::<V>(ptr) };
-    for b in 1..n {
-        // SAFETY: as above.
-        any = any.or(unsafe { or_block::<V>(ptr.add(b * BLOCK)) });
-    }
-    any
-}
-
-/// Asks for the `n` blocks at `ptr` ([`Vector::prefetch`], one per 64-byte block). Any
-/// address will do: a prefetch never faults.
-#[inline(always)]
-fn prefetch_blocks<V: Vector>(ptr: *const u8, n: usize) {
-    for k in 0..n {
-        V::prefetch(ptr.wrapping_add(k * BLOCK));
-    }
-}
-
-/// Whether the `n * BLOCK` bytes at `ptr` are all ASCII: one OR-reduction, one test.
-///
-/// # Safety
-/// As for [`or_blocks`].
-#[inline(always)]
-unsafe fn all_ascii<V: Vector>(ptr: *const u8, n: usize) -> bool {
-    // SAFETY: the caller's guarantee.
-    unsafe { or_blocks::<V>(ptr, n) }.is_ascii()
-}
-
-/// The end of the ASCII run from `pos`, as far as whole units of `ASCII_SKIP_BLOCKS` blocks
-/// reach (each one OR-reduction and one test, with the bytes `PREFETCH_AHEAD` ahead asked
-/// for): the first unit that is not all ASCII, or that would end past `len`, starts at the
-/// returned offset.
-///
-/// # Safety
-/// The CPU supports `V`'s instruction set; `ptr` is valid for reads of `len` bytes.
-#[inline(always)]
-unsafe fn skip_ascii<V: Vector>(ptr: *const u8, mut pos: usize, len: usize) -> usize {
-    while pos + ASCII_SKIP_BLOCKS * BLOCK <= len {
-        prefetch_blocks::<V>(ptr.wrapping_add(pos + PREFETCH_AHEAD), ASCII_SKIP_BLOCKS);
-        // SAFETY: the unit lies inside the `len` bytes at `ptr`.
-        if !unsafe { all_ascii::<V>(ptr.add(pos), ASCII_SKIP_BLOCKS) } {
-            break;
-        }
-        pos += ASCII_SKIP_BLOCKS * BLOCK;
-    }
-    pos
-}
-
-/// Validates `input` with vector type `V`: the hot path. `input` starts `at` bytes into
-/// the text it belongs to (0 for a whole input, a chunk's offset in a stream): the rule of
-/// "Far into a long input" applies from `DENSE_AFTER` bytes into that text.
-///
-/// Returns `Err(from)` if the input is invalid, where everything before `from` is valid
-/// except perhaps a sequence left open by its last 3 bytes. [`locate`] then narrows that
-/// down.
-///
-/// 0. Inputs shorter than one register: [`validate_partial`]; under `SHORT_BELOW`
-///    bytes: [`validate_short`].
-/// 1. Leading ASCII, before any table is loaded: [`leading_ascii`].
-/// 2. The first blocks, if the input does not start with ASCII: [`State::first_blocks`].
-/// 3. The main loop's groups, before and after `DENSE_AFTER` ([`State::groups`]), then
-///    single blocks ([`State::blocks`]).
-/// 4. The last, partial block and the end-of-input check: [`State::finish`].
+/// Returns `Err(from)` if the input is invalid: everything before `from` is valid except
+/// perhaps a sequence left open by its last 3 bytes ([`locate`] narrows that down; these
+/// paths say `Err(0)`).
 ///
 /// # Safety
 /// The CPU supports `V`'s instruction set. This function must be inlined into a function
 /// compiled with that instruction set enabled (`#[target_feature]`), or the intrinsics will
-/// not be selected. AVX2 needs `input.len() >= V::BYTES` (its backend hands shorter inputs
-/// to a 128-bit one; see [`validate_partial`]).
+/// not be selected.
 #[inline(always)]
-pub(crate) unsafe fn validate<V: Vector>(input: &[u8], at: usize) -> Result<(), usize> {
+pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
     let len = input.len();
-    if len < SHORT_BELOW {
-        return if len >= V::BYTES {
-            // SAFETY: the caller guarantees the instruction set; V::BYTES <= len <
-            // SHORT_BELOW.
-            unsafe { validate_short::<V>(input) }
-        } else {
-            // SAFETY: the caller guarantees the instruction set, and that V can load a
-            // partial register (128-bit, or AVX-512's masked loads); len < V::BYTES.
-            unsafe { validate_partial::<V>(input) }
-        };
+    debug_assert!(len < V::MEDIUM_BELOW);
+    if len >= SHORT_BELOW {
+        // SAFETY: the caller guarantees the instruction set; SHORT_BELOW <= len.
+        return unsafe { validate_medium::<V, MEDIUM_GROUP>(input) };
     }
-    let ptr = input.as_ptr();
-    let head = aligned_head(ptr);
-    // SAFETY: the caller guarantees the instruction set; `ptr` is valid for `len` bytes,
-    // len >= SHORT_BELOW > BLOCK, and 3 <= head <= BLOCK.
-    let Some(pos) = (unsafe { leading_ascii::<V>(ptr, head, len) }) else {
-        return Ok(());
-    };
-    // SAFETY: the caller guarantees the instruction set.
-    let (t, zero) = unsafe { (Tables::<V>::new(), V::splat(0)) };
-    // The bytes before `pos` are ASCII: as a predecessor, any ASCII register acts as zero.
-    let mut state = State::new(zero, zero);
-    let mut pos = pos;
-    if pos == 0 {
-        // SAFETY: as above.
-        pos = unsafe { state.first_blocks(&t, ptr, head) }?;
+    if len >= V::BYTES {
+        // SAFETY: the caller guarantees the instruction set; V::BYTES <= len <
+        // SHORT_BELOW.
+        unsafe { validate_short::<V>(input) }
+    } else {
+        // SAFETY: the caller guarantees the instruction set; every vector type loads a
+        // partial register; len < V::BYTES.
+        unsafe { validate_partial::<V>(input) }
     }
-    // The groups before `DENSE_AFTER` bytes into the text (the input starts `at` bytes into
-    // it), then those after.
-    // SAFETY: 3 <= pos and `ptr` is valid for `len` bytes.
-    pos = unsafe { state.groups::<false>(&t, ptr, pos, DENSE_AFTER.saturating_sub(at), len) }?;
-    // SAFETY: as above.
-    pos = unsafe { state.groups::<true>(&t, ptr, pos, usize::MAX, len) }?;
-    // SAFETY: as above.
-    pos = unsafe { state.blocks(&t, ptr, pos, len) }?;
-    // SAFETY: as above, and len >= SHORT_BELOW >= 2 * BLOCK.
-    unsafe { state.finish(&t, ptr, pos, len) }
-}
-
-/// The offset of the first 64-byte boundary of memory after `ptr` where the main loop's
-/// aligned blocks start: `BLOCK` when `ptr` is on one, or when the boundary is 1 or 2
-/// bytes in (the main loop reads the 3 bytes before a block). Always `3..=BLOCK`.
-#[inline(always)]
-fn aligned_head(ptr: *const u8) -> usize {
-    match BLOCK - ptr as usize % BLOCK {
-        at @ 3.. => at,
-        _ => BLOCK,
-    }
-}
-
-/// Skips leading ASCII before any table is loaded: the first block where it lies, then
-/// from `head` (the first 64-byte boundary, [`aligned_head`]) `ASCII_SKIP_BLOCKS` blocks
-/// and then one block at a time. `None`: the whole input is ASCII. Otherwise where checking
-/// starts: 0 when the first block is not ASCII, else the start of the first block from
-/// `head` on that is not ASCII (at least `head`).
-///
-/// # Safety
-/// The CPU supports `V`'s instruction set; `ptr` is valid for reads of `len` bytes, and
-/// `len > BLOCK`.
-#[inline(always)]
-unsafe fn leading_ascii<V: Vector>(ptr: *const u8, head: usize, len: usize) -> Option<usize> {
-    // SAFETY: the caller guarantees the instruction set and len > BLOCK.
-    if !unsafe { all_ascii::<V>(ptr, 1) } {
-        return Some(0);
-    }
-    // SAFETY: the caller's guarantee.
-    let mut pos = unsafe { skip_ascii::<V>(ptr, head, len) };
-    // SAFETY: the blocks tested lie inside the `len` bytes at `ptr`.
-    while pos + BLOCK <= len && unsafe { all_ascii::<V>(ptr.add(pos), 1) } {
-        pos += BLOCK;
-    }
-    if pos == len {
-        return None;
-    }
-    // SAFETY: len >= BLOCK, so the last block lies inside the `len` bytes at `ptr`.
-    if pos + BLOCK > len && unsafe { all_ascii::<V>(ptr.add(len - BLOCK), 1) } {
-        return None;
-    }
-    Some(pos)
 }
 
 /// Inputs of `V::BYTES` to `SHORT_BELOW - 1` bytes, with no loop over blocks and no
@@ -517,7 +93,8 @@ unsafe fn leading_ascii<V: Vector>(ptr: *const u8, head: usize, len: usize) -> O
 /// 1. Above one block, if the first register is ASCII, one OR-reduction of all the blocks
 ///    (the last one overlapping the one before it) lets ASCII through before any table is
 ///    loaded. Text that is not ASCII mostly fails the first test and skips the rest. (Up to
-///    one block, the caller has already tested for ASCII a word at a time.)
+///    one block, no test: on text seen once it would be a guess, and one or two registers
+///    cost about what a wrong guess costs.)
 /// 2. Every register is loaded straight from the input: whole registers from the start
 ///    (the first with a zero predecessor, the others with the 3 bytes before them loaded
 ///    from memory, as in the main loop), then, if the length is not a whole number of
@@ -575,19 +152,104 @@ unsafe fn validate_short<V: Vector>(input: &[u8]) -> Result<(), usize> {
     }
 }
 
-/// Inputs shorter than one register, in one register with zeros after them
-/// ([`Vector::load_partial`]: packed from two 8-byte reads on 128-bit backends, one masked
-/// load on AVX-512). Zeros are ASCII, so a sequence cut off by the end shows up as
-/// TOO_SHORT and needs no end-of-input check.
+/// Inputs of `SHORT_BELOW` to `MEDIUM_BELOW - 1` bytes: the first block where it lies,
+/// then groups of `G` blocks from the first 64-byte boundary ([`aligned_head`]), each
+/// tested for ASCII with one OR-reduction of aligned loads and checked through the tables
+/// when it is not; the rest (less than a group) as one more group whose last register ends
+/// at the end of the input, overlapping; the error accumulator tested once, at the end.
 ///
-/// Only 128-bit vectors and AVX-512 get here: AVX2 hands inputs shorter than its register
-/// to SSE4.2 (see [`crate::tiers::REGISTER_256`]).
+/// # Safety
+/// As for [`validate`]; `BLOCK + G * BLOCK <= input.len()`.
+#[inline(always)]
+unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(), usize> {
+    let len = input.len();
+    let ptr = input.as_ptr();
+    debug_assert!(BLOCK + G * BLOCK <= len);
+    // SAFETY: the caller guarantees the instruction set; len > BLOCK >= V::BYTES.
+    let (t, zero) = unsafe { (Tables::<V>::new(), V::splat(0)) };
+    let mut error = zero;
+    // The first block where it lies: its first register has no bytes before it.
+    // SAFETY: BLOCK < len.
+    if !unsafe { all_ascii::<V>(ptr, 1) } {
+        // SAFETY: as above.
+        error = t.check(unsafe { V::load_unaligned(ptr) }, zero);
+        for i in 1..BLOCK / V::BYTES {
+            // SAFETY: 3 <= i * V::BYTES and the register lies in the first block.
+            error = error.or(unsafe { t.check_at(ptr.add(i * V::BYTES)) });
+        }
+    }
+    // Before an ASCII group at `at`, the register before must not leave a sequence open.
+    // A group that starts inside the first block (`at < V::BYTES`) needs no test: the
+    // first block's check saw the bytes after any sequence open before `at`.
+    let open_before = |at: usize| {
+        if at >= V::BYTES {
+            // SAFETY: the register ends at `at`, inside `input`.
+            t.incomplete(unsafe { V::load_unaligned(ptr.add(at - V::BYTES)) })
+        } else {
+            zero
+        }
+    };
+    // The groups: as many as fit after the first block whatever `head` is, so that their
+    // number depends on the length only (a loop whose trip count changed with the address
+    // would be mispredicted).
+    let groups = (len - BLOCK) / (G * BLOCK);
+    let mut pos = aligned_head(ptr);
+    for g in 0..groups {
+        // An invalid long input stops within `MEDIUM_ERROR_TEST` groups of its error.
+        if g % MEDIUM_ERROR_TEST == MEDIUM_ERROR_TEST - 1 && error.any_set() {
+            return Err(0);
+        }
+        // SAFETY: the group lies inside `input` (pos + G * BLOCK <= BLOCK + the groups'
+        // bytes <= len), and 3 <= pos.
+        unsafe {
+            if all_ascii::<V>(ptr.add(pos), G) {
+                error = error.or(open_before(pos));
+            } else {
+                for i in 0..G * BLOCK / V::BYTES {
+                    error = error.or(t.check_at(ptr.add(pos + i * V::BYTES)));
+                }
+            }
+        }
+        pos += G * BLOCK;
+    }
+    // The rest, less than a group and a block: as many registers from `pos` as the longest
+    // rest needs (`head` = 3), the last ones clamped to end at the end of the input.
+    let last_at = len - V::BYTES;
+    let rest = (len - 3 - groups * G * BLOCK).div_ceil(V::BYTES);
+    let at = |i: usize| (pos + i * V::BYTES).min(last_at);
+    // SAFETY: every register read lies inside `input`; 3 <= pos.
+    unsafe {
+        let mut any = zero;
+        for i in 0..rest {
+            any = any.or(V::load_unaligned(ptr.add(at(i))));
+        }
+        if any.is_ascii() {
+            error = error.or(open_before(pos));
+        } else {
+            for i in 0..rest {
+                error = error.or(t.check_at(ptr.add(at(i))));
+            }
+        }
+    }
+    // SAFETY: len >= V::BYTES.
+    error = error.or(t.incomplete(unsafe { V::load_unaligned(ptr.add(len - V::BYTES)) }));
+    if error.any_set() {
+        Err(0)
+    } else {
+        Ok(())
+    }
+}
+
+/// Inputs shorter than one register, in one register with zeros after them
+/// ([`Vector::load_partial`]: packed from overlapping reads on the 128-bit backends, two
+/// 16-byte loads on AVX2, one masked load on AVX-512). Zeros are ASCII, so a sequence cut
+/// off by the end shows up as TOO_SHORT and needs no end-of-input check.
 ///
 /// # Safety
 /// As for [`validate`]; `input.len() < V::BYTES`.
 #[inline(always)]
 unsafe fn validate_partial<V: Vector>(input: &[u8]) -> Result<(), usize> {
-    debug_assert!(V::LOADS_PARTIAL && input.len() < V::BYTES);
+    debug_assert!(input.len() < V::BYTES);
     // SAFETY: the caller guarantees the instruction set and input.len() < V::BYTES.
     let (t, zero, reg) = unsafe { (Tables::<V>::new(), V::splat(0), V::load_partial(input)) };
     if t.check(reg, zero).any_set() {
@@ -597,16 +259,78 @@ unsafe fn validate_partial<V: Vector>(input: &[u8]) -> Result<(), usize> {
     }
 }
 
-/// The cold path: given `from` from [`validate`], returns an offset at most 3 bytes before
-/// the first error, or the start of a block whose predecessor left a sequence open, or the
-/// end of the input when the input ends inside a sequence (see "Locating an error" above).
-/// Everything before the character that contains the byte before the returned offset is
-/// valid.
+/// All ones but for the first 3 bytes; its first `BYTES` bytes clear the error bits of the
+/// first 3 bytes of a register.
+static CLEAR_FIRST_3: [u8; BLOCK] = {
+    let mut t = [0xFF; BLOCK];
+    t[0] = 0;
+    t[1] = 0;
+    t[2] = 0;
+    t
+};
+
+/// The OR of the registers of the block at `ptr`.
+///
+/// # Safety
+/// The CPU supports `V`'s instruction set; `ptr` is valid for reads of `BLOCK` bytes.
+#[inline(always)]
+pub(super) unsafe fn or_block<V: Vector>(ptr: *const u8) -> V {
+    // SAFETY: every register read lies in the `BLOCK` bytes at `ptr`.
+    let mut any = unsafe { V::load_unaligned(ptr) };
+    for i in 1..BLOCK / V::BYTES {
+        // SAFETY: as above.
+        any = any.or(unsafe { V::load_unaligned(ptr.add(i * V::BYTES)) });
+    }
+    any
+}
+
+/// The OR of the registers of the `n` blocks at `ptr`, block by block.
+///
+/// # Safety
+/// The CPU supports `V`'s instruction set; `ptr` is valid for reads of `n * BLOCK` bytes,
+/// and `n >= 1`.
+#[inline(always)]
+pub(super) unsafe fn or_blocks<V: Vector>(ptr: *const u8, n: usize) -> V {
+    // SAFETY: every block read lies in the `n * BLOCK` bytes at `ptr`.
+    let mut any = unsafe { or_block::<V>(ptr) };
+    for b in 1..n {
+        // SAFETY: as above.
+        any = any.or(unsafe { or_block::<V>(ptr.add(b * BLOCK)) });
+    }
+    any
+}
+
+/// Whether the `n * BLOCK` bytes at `ptr` are all ASCII: one OR-reduction, one test.
+///
+/// # Safety
+/// As for [`or_blocks`].
+#[inline(always)]
+pub(super) unsafe fn all_ascii<V: Vector>(ptr: *const u8, n: usize) -> bool {
+    // SAFETY: the caller's guarantee.
+    unsafe { or_blocks::<V>(ptr, n) }.is_ascii()
+}
+
+/// The offset of the first 64-byte boundary of memory after `ptr` where aligned blocks
+/// start: `BLOCK` when `ptr` is on one, or when the boundary is 1 or 2
+/// bytes in (the main loop reads the 3 bytes before a block). Always `3..=BLOCK`.
+#[inline(always)]
+pub(super) fn aligned_head(ptr: *const u8) -> usize {
+    match BLOCK - ptr as usize % BLOCK {
+        at @ 3.. => at,
+        _ => BLOCK,
+    }
+}
+
+/// The cold path: given `from` from a validator's `Err`, returns an offset at most 3 bytes
+/// before the first error, or the start of a block whose predecessor left a sequence open,
+/// or the end of the input when the input ends inside a sequence (see "Locating an error"
+/// above). Everything before the character that contains the byte before the returned
+/// offset is valid.
 ///
 /// It re-checks block by block from `from` (or from 0 when `from` is under one register),
 /// with the true register before it read from memory, and copies the last partial block
 /// into a zero-filled one. Each backend compiles it into its own `#[cold]`,
-/// `#[target_feature]` function, so the hot loop stays small.
+/// `#[target_feature]` function, so the hot paths stay small.
 ///
 /// # Safety
 /// As for [`validate`].
@@ -632,10 +356,15 @@ pub(crate) unsafe fn locate<V: Vector>(input: &[u8], from: usize) -> usize {
             tail[..len - pos].copy_from_slice(&input[pos..]);
             tail.as_ptr()
         };
-        let mut state = State::new(prev, zero);
-        // SAFETY: `block` is valid for BLOCK bytes (inside `input`, or `tail`).
-        unsafe { state.block::<true, false>(&t, block) };
-        if state.error.any_set() {
+        let mut error = zero;
+        let mut last = prev;
+        for i in 0..BLOCK / V::BYTES {
+            // SAFETY: `block` is valid for BLOCK bytes (inside `input`, or `tail`).
+            let r = unsafe { V::load_unaligned(block.add(i * V::BYTES)) };
+            error = error.or(t.check(r, last));
+            last = r;
+        }
+        if error.any_set() {
             for i in 0..BLOCK / V::BYTES {
                 // SAFETY: as above.
                 let input = unsafe { V::load_unaligned(block.add(i * V::BYTES)) };
@@ -647,7 +376,7 @@ pub(crate) unsafe fn locate<V: Vector>(input: &[u8], from: usize) -> usize {
             // No byte has error bits: a sequence left open before this block.
             return pos;
         }
-        prev = state.prev_input;
+        prev = last;
         pos += BLOCK;
     }
     len

@@ -5,6 +5,11 @@
 //! upper lane must come from the lower lane of the same register. `vperm2i128` first builds
 //! the register "previous upper lane : current lower lane", and `vpalignr` then takes the
 //! right bytes from it.
+//!
+//! Inputs shorter than one register (32 bytes) are loaded into one with zeros after them:
+//! 16 to 31 bytes from two 16-byte loads, the second ending at the end of the input and
+//! moved down by `pshufb` with a control read from a sliding table (`SLIDE`); fewer from
+//! the 128-bit packing (`vector::pack16`). One 256-bit check then does the whole input.
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::*;
@@ -29,6 +34,18 @@ impl Avx2Vector {
     }
 }
 
+/// From offset `k` (1..=16), the `pshufb` control that moves a register's bytes down by
+/// `k` and fills the top `k` with zeros (a control byte with its high bit set).
+static SLIDE: [u8; 32] = {
+    let mut t = [0x80u8; 32];
+    let mut i = 0;
+    while i < 16 {
+        t[i] = i as u8;
+        i += 1;
+    }
+    t
+};
+
 // The size tier named in `BYTES` is this register's width.
 const _: () = assert!(core::mem::size_of::<Avx2Vector>() == <Avx2Vector as Vector>::BYTES);
 
@@ -40,6 +57,29 @@ impl Vector for Avx2Vector {
         // SAFETY: the caller guarantees AVX2 and 32 readable bytes at `ptr`.
         Self(unsafe { _mm256_loadu_si256(ptr.cast()) })
     }
+    #[inline(always)]
+    unsafe fn load_partial(input: &[u8]) -> Self {
+        let len = input.len();
+        debug_assert!(len < Self::BYTES);
+        if len >= 16 {
+            // SAFETY: the caller guarantees AVX2 (so SSSE3's `pshufb`); 16 <= len, so both
+            // 16-byte loads lie inside `input`, and 1 <= 32 - len <= 16, inside SLIDE. The
+            // second load ends at the end of the input; its bytes are moved down by
+            // 32 - len, past those the first load holds, with zeros after them.
+            unsafe {
+                let low = _mm_loadu_si128(input.as_ptr().cast());
+                let high = _mm_loadu_si128(input.as_ptr().add(len - 16).cast());
+                let down = _mm_loadu_si128(SLIDE.as_ptr().add(32 - len).cast());
+                Self(_mm256_set_m128i(_mm_shuffle_epi8(high, down), low))
+            }
+        } else {
+            let bytes = crate::arch::vector::pack16(input);
+            // SAFETY: the caller guarantees AVX2; `bytes` holds 16 bytes; the upper lane
+            // is zero.
+            Self(unsafe { _mm256_zextsi128_si256(_mm_loadu_si128(bytes.as_ptr().cast())) })
+        }
+    }
+
     #[inline(always)]
     unsafe fn splat(byte: u8) -> Self {
         // SAFETY: the caller guarantees AVX2.
@@ -124,7 +164,4 @@ impl Vector for Avx2Vector {
     }
 }
 
-// Inputs shorter than one 256-bit register go to SSE4.2 (every CPU with AVX2 has it):
-// 128-bit registers can be loaded straight from such an input where 256-bit ones would
-// need a copy (see `crate::tiers`).
-entry_points!(Avx2Vector, "avx2"; below crate::tiers::REGISTER_256 => super::sse42::validate);
+entry_points!(Avx2Vector, "avx2");

@@ -3,21 +3,22 @@
 //!
 //! It is the lookup algorithm with registers of 64 bytes, one register per block: the same
 //! nibble tables (`vpshufb` works inside each 128-bit lane on AVX-512BW as on AVX2), the
-//! same schedule. Two things differ from AVX2:
+//! same schedule. Four things differ from AVX2:
 //!
 //! - **The shift by 1-3 bytes.** `vpalignr` still works lane by lane, so the bytes that
 //!   enter each lane must come from the lane before it: `valignq` by 6 quadwords builds
 //!   "previous register's last lane : lanes 0-2 of this one" (AVX2 needs `vperm2i128` for
-//!   the same), and `vpalignr` takes the right bytes from it. The main loop does not use
-//!   it (it loads the bytes before each register from memory); the first block and the
-//!   cold path do.
+//!   the same), and `vpalignr` takes the right bytes from it. The groups do not use it
+//!   (they load the bytes before each register from memory); the first block and the cold
+//!   path do.
 //! - **The reductions go through mask registers**: `vpmovb2m` gives the 64 high bits (ASCII
 //!   test), `vptestmq` whether any bit is set.
-//!
 //! - **Inputs shorter than one register (64 bytes) take one masked load** (`vmovdqu8` with
 //!   a mask of their length, zeros after them): the bytes past the input are never read, so
-//!   the load cannot fault, and one check does the whole input. (Narrower backends pack or
-//!   hand down such inputs instead.)
+//!   the load cannot fault, and one check does the whole input. (Narrower backends pack
+//!   such inputs from overlapping reads instead.)
+//! - **No main loop**: every input from 513 bytes takes the medium path
+//!   (`crate::tiers::MEDIUM_BELOW_512`).
 //!
 //! Why this design, and how it was tested and measured on AVX-512 hardware: docs/AVX512.md.
 
@@ -58,7 +59,7 @@ impl Vector for Avx512Vector {
         // SAFETY: the caller guarantees AVX512F and 64 readable bytes at `ptr`.
         Self(unsafe { _mm512_loadu_si512(ptr.cast()) })
     }
-    const LOADS_PARTIAL: bool = true;
+    const MEDIUM_BELOW: usize = crate::tiers::MEDIUM_BELOW_512;
 
     #[inline(always)]
     unsafe fn load_partial(input: &[u8]) -> Self {

@@ -1,0 +1,415 @@
+//! The main loop: long inputs on the 128- and 256-bit backends (from `MEDIUM_BELOW`, 16
+//! KiB; AVX-512 never gets here, [`crate::tiers`]). Its per-block ASCII tests pay where the
+//! branch predictor has learnt a long text validated again and again, and its prefetches
+//! where the text comes from memory.
+//!
+//! ```text
+//! [first block where it lies: ASCII test, or a check with registers shifted]
+//! [from the first 64-byte boundary: ASCII skip, 4 blocks then 1 at a time,
+//! or one block checked there, overlapping the first]
+//! ([group: 8 blocks of 64 bytes, one error test] [ASCII skip, if the
+//! group was all ASCII: 4 blocks at a time])*  (from 1 MiB: the same, and
+//! dense runs after busy groups)*  [block, error test]*
+//! [last 64 bytes, overlapping the blocks before] [end-of-input check]
+//! ```
+//!
+//! One idea: **test for ASCII only where it is likely to pay, and check everything else
+//! through the tables without branching on each register.** The rules, each in the function
+//! that applies it:
+//!
+//! - *Leading ASCII* is skipped before any table is loaded ([`leading_ascii`]).
+//! - *Aligned blocks*: the blocks start on 64-byte boundaries of memory; the first block
+//!   is checked where it lies, the rest from the first boundary inside it, overlapping it
+//!   ([`aligned_head`], [`State::first_blocks`]).
+//! - *Loaded predecessors*: the 3 bytes before each register are loaded from memory rather
+//!   than shifted in, since loads have ports of their own while the shifts compete with
+//!   the table lookups ([`State::block`]).
+//! - *Groups*: the error accumulator is tested once per group of `LOOP_GROUP` blocks; a
+//!   group tests each block for ASCII only if its first block, or a block of the group
+//!   before, was ASCII ([`State::group`]); after a group that was all ASCII, ASCII is
+//!   skipped `ASCII_SKIP_BLOCKS` blocks at a time ([`skip_ascii`]), and those groups and
+//!   skips ask for the bytes `PREFETCH_AHEAD` ahead.
+//! - *Far into a long input* (from `DENSE_AFTER`): after `BUSY_GROUPS` busy groups in a
+//!   row, `DENSE_GROUPS` groups go without ASCII tests, where the branch predictor cannot
+//!   have learnt the text ([`State::group`]).
+//! - *The end*: the last partial block is re-checked as the last 64 bytes of the input,
+//!   overlapping, so nothing is copied ([`State::finish`]).
+//!
+//! Why each rule is as it is, and what it bought, is measured in `docs/PERFORMANCE.md`
+//! ("ASCII runs inside the text", "Aligned blocks", "Far into a long input", "Notes moved
+//! from code"). Errors are located as for the other paths ([`super::schedule::locate`]).
+//! Next: [`super::schedule`] for shorter inputs, [`super::lookup`] for the check of one
+//! register.
+
+use super::lookup::Tables;
+use super::schedule::{aligned_head, all_ascii};
+use crate::arch::vector::Vector;
+use crate::tiers::{
+    ASCII_SKIP_BLOCKS, BLOCK, BUSY_BLOCKS, BUSY_GROUPS, DENSE_AFTER, DENSE_GROUPS, LOOP_GROUP,
+    PREFETCH_AHEAD,
+};
+
+/// The running state between blocks.
+struct State<V> {
+    /// The last register checked (its bytes precede the next block).
+    prev_input: V,
+    /// Non-zero once an error has been seen.
+    error: V,
+    /// Whether a block tested for ASCII was all ASCII (see [`State::group`]).
+    saw_ascii: bool,
+    /// Whether every block of the last group was tested and found ASCII: the main loop
+    /// then skips ASCII whole units at a time before the next group (see [`validate_long`]).
+    ascii_group: bool,
+    /// The blocks of the current group that were tested for ASCII and were not.
+    busy_blocks: usize,
+    /// Busy groups in a row (far into the input only; see [`State::group`]).
+    busy_groups: usize,
+    /// Groups still to check without ASCII tests after a run of busy groups.
+    dense_left: usize,
+}
+
+impl<V: Vector> State<V> {
+    /// No error yet; `prev_input` is the register before the first block checked.
+    #[inline(always)]
+    fn new(prev_input: V, zero: V) -> Self {
+        State {
+            prev_input,
+            error: zero,
+            saw_ascii: false,
+            ascii_group: false,
+            busy_blocks: 0,
+            busy_groups: 0,
+            dense_left: 0,
+        }
+    }
+
+    /// Checks one block of `BLOCK` bytes at `ptr`.
+    ///
+    /// - `ASCII_TEST`: first test the block for ASCII (one OR-reduction); an ASCII block
+    ///   only needs the end-of-register check of the register before it.
+    /// - `LOAD_PREV`: read the 3 bytes before each register from memory (see
+    ///   [`Tables::check_at`]); otherwise shift them in from the register before.
+    ///
+    /// # Safety
+    /// `ptr` is valid for reads of `BLOCK` bytes, and with `LOAD_PREV` also of the 3 bytes
+    /// before it (the instruction set is proven by `self`).
+    #[inline(always)]
+    unsafe fn block<const ASCII_TEST: bool, const LOAD_PREV: bool>(
+        &mut self,
+        t: &Tables<V>,
+        ptr: *const u8,
+    ) {
+        // SAFETY: the last register of the block lies inside the caller's guarantee.
+        let last = unsafe { V::load_unaligned(ptr.add(BLOCK - V::BYTES)) };
+        // SAFETY: the block lies inside the caller's guarantee.
+        if ASCII_TEST && unsafe { all_ascii::<V>(ptr, 1) } {
+            // Only a sequence left open at the end of the previous register can be wrong
+            // here. (Computed only now: most blocks after a non-ASCII one are not ASCII.)
+            self.error = self.error.or(t.incomplete(self.prev_input));
+            self.saw_ascii = true;
+        } else if LOAD_PREV {
+            // (A tested block that is not ASCII means its group was not all ASCII; the
+            // group without tests clears the flag itself.)
+            if ASCII_TEST {
+                self.ascii_group = false;
+                self.busy_blocks += 1;
+            }
+            for i in 0..BLOCK / V::BYTES {
+                // SAFETY: register i and the 3 bytes before it lie inside the caller's
+                // guarantee.
+                self.error = self.error.or(unsafe { t.check_at(ptr.add(i * V::BYTES)) });
+            }
+        } else {
+            let mut prev = self.prev_input;
+            for i in 0..BLOCK / V::BYTES {
+                // SAFETY: register i lies inside the caller's guarantee.
+                let r = unsafe { V::load_unaligned(ptr.add(i * V::BYTES)) };
+                self.error = self.error.or(t.check(r, prev));
+                prev = r;
+            }
+        }
+        self.prev_input = last;
+    }
+
+    /// Checks `LOOP_GROUP` consecutive blocks at `ptr`. If the first block is all ASCII, or
+    /// a block of the last group was, each block gets its ASCII test; otherwise the text
+    /// here is probably not ASCII, and the whole group goes through the tables without the
+    /// tests (which would almost never pay off). Afterwards `ascii_group` says whether all
+    /// of its blocks were tested and found ASCII.
+    ///
+    /// `FAR`: the group lies `DENSE_AFTER` bytes or more into the input, where the branch
+    /// predictor cannot have learnt the text (see "Far into a long input" above). There,
+    /// after `BUSY_GROUPS` tested groups in a row with `BUSY_BLOCKS` or more non-ASCII
+    /// blocks each, the next `DENSE_GROUPS` groups go through the tables without the tests.
+    ///
+    /// # Safety
+    /// `ptr - 3` is valid for reads of `LOOP_GROUP * BLOCK + 3` bytes.
+    #[inline(always)]
+    unsafe fn group<const FAR: bool>(&mut self, t: &Tables<V>, ptr: *const u8) {
+        // Far into the input, the groups of a dense run are not tested.
+        let may_test = !FAR || self.dense_left == 0;
+        // SAFETY: the first block lies in the group, within the caller's guarantee.
+        if may_test && (self.saw_ascii || unsafe { all_ascii::<V>(ptr, 1) }) {
+            self.saw_ascii = false;
+            self.ascii_group = true;
+            self.busy_blocks = 0;
+            prefetch_blocks::<V>(ptr.wrapping_add(PREFETCH_AHEAD), LOOP_GROUP);
+            for k in 0..LOOP_GROUP {
+                // SAFETY: block k and the 3 bytes before it lie in the caller's guarantee.
+                unsafe { self.block::<true, true>(t, ptr.add(k * BLOCK)) };
+            }
+            if FAR {
+                if self.busy_blocks >= BUSY_BLOCKS {
+                    self.busy_groups += 1;
+                    if self.busy_groups >= BUSY_GROUPS {
+                        self.dense_left = DENSE_GROUPS;
+                    }
+                } else {
+                    self.busy_groups = 0;
+                }
+            }
+        } else {
+            if FAR {
+                self.dense_left = self.dense_left.saturating_sub(1);
+            }
+            self.ascii_group = false;
+            for k in 0..LOOP_GROUP {
+                // SAFETY: as above.
+                unsafe { self.block::<false, true>(t, ptr.add(k * BLOCK)) };
+            }
+        }
+    }
+
+    /// The main loop's groups from `pos`, while `pos < stop` and a whole group is left
+    /// before `len`, each all-ASCII group followed by an ASCII skip ([`skip_ascii`]).
+    /// Returns where the next group would start, or `Err(start)` of a group with an error.
+    ///
+    /// # Safety
+    /// `ptr` is valid for reads of `len` bytes, and `3 <= pos`.
+    #[inline(always)]
+    unsafe fn groups<const FAR: bool>(
+        &mut self,
+        t: &Tables<V>,
+        ptr: *const u8,
+        mut pos: usize,
+        stop: usize,
+        len: usize,
+    ) -> Result<usize, usize> {
+        while pos < stop && pos + LOOP_GROUP * BLOCK <= len {
+            // SAFETY: 3 <= pos and pos + LOOP_GROUP * BLOCK <= len, so the group and
+            // the 3 bytes before it lie inside the caller's guarantee.
+            unsafe { self.group::<FAR>(t, ptr.add(pos)) };
+            if self.error.any_set() {
+                return Err(pos);
+            }
+            pos += LOOP_GROUP * BLOCK;
+            if self.ascii_group {
+                // The group's last block was ASCII, so no sequence is left open before the
+                // run, and the register before any block of the run is ASCII, which is all
+                // `prev_input` needs to be.
+                // SAFETY: as for the leading ASCII; the skip stays inside `len`.
+                pos = unsafe { skip_ascii::<V>(ptr, pos, len) };
+            }
+        }
+        Ok(pos)
+    }
+
+    /// The input's first block, which is not ASCII ([`leading_ascii`]), checked where it
+    /// lies with a zero register before it (the main loop reads the 3 bytes before each
+    /// register, and there are none), then the block from `head`, the first 64-byte
+    /// boundary ([`aligned_head`]), overlapping it, so that the main loop's blocks are
+    /// aligned. The first block's check covers the bytes before `head` (a sequence open at
+    /// its end is closed or not in the next), so an error found in the second starts at
+    /// `head` or later. Returns where the main loop starts, or `Err` where an error is.
+    ///
+    /// # Safety
+    /// `ptr` is valid for reads of `SHORT_BELOW` bytes or more, and `3 <= head <= BLOCK`.
+    #[inline(always)]
+    unsafe fn first_blocks(
+        &mut self,
+        t: &Tables<V>,
+        ptr: *const u8,
+        head: usize,
+    ) -> Result<usize, usize> {
+        // SAFETY: the first block lies inside the caller's guarantee.
+        unsafe { self.block::<false, false>(t, ptr) };
+        if self.error.any_set() {
+            return Err(0);
+        }
+        if head == BLOCK {
+            return Ok(BLOCK);
+        }
+        // SAFETY: 3 <= head and head + BLOCK < SHORT_BELOW, so the block and the 3 bytes
+        // before it lie inside the caller's guarantee.
+        unsafe { self.block::<false, true>(t, ptr.add(head)) };
+        if self.error.any_set() {
+            return Err(head);
+        }
+        Ok(head + BLOCK)
+    }
+
+    /// Single blocks from `pos` while a whole one is left before `len`, each with its ASCII
+    /// test and an error test. Returns where the last partial block starts (or `len`), or
+    /// `Err(start)` of a block with an error.
+    ///
+    /// # Safety
+    /// `ptr` is valid for reads of `len` bytes, and `3 <= pos`.
+    #[inline(always)]
+    unsafe fn blocks(
+        &mut self,
+        t: &Tables<V>,
+        ptr: *const u8,
+        mut pos: usize,
+        len: usize,
+    ) -> Result<usize, usize> {
+        while pos + BLOCK <= len {
+            // SAFETY: 3 <= pos and pos + BLOCK <= len, so the block and the 3 bytes before
+            // it lie inside the caller's guarantee.
+            unsafe { self.block::<true, true>(t, ptr.add(pos)) };
+            if self.error.any_set() {
+                return Err(pos);
+            }
+            pos += BLOCK;
+        }
+        Ok(pos)
+    }
+
+    /// The end of the input from `pos` (less than one block before `len`): the last 64
+    /// bytes re-checked, overlapping bytes already checked (nothing is copied), with the
+    /// true register before them read from memory; then the input must not end inside a
+    /// sequence.
+    ///
+    /// # Safety
+    /// `ptr` is valid for reads of `len` bytes, `len >= 2 * BLOCK`, and
+    /// `len - BLOCK < pos <= len`.
+    #[inline(always)]
+    unsafe fn finish(
+        &mut self,
+        t: &Tables<V>,
+        ptr: *const u8,
+        pos: usize,
+        len: usize,
+    ) -> Result<(), usize> {
+        if pos < len {
+            let start = len - BLOCK;
+            // SAFETY: start >= BLOCK >= V::BYTES.
+            self.prev_input = unsafe { V::load_unaligned(ptr.add(start - V::BYTES)) };
+            // SAFETY: start >= BLOCK and start + BLOCK == len.
+            unsafe { self.block::<true, true>(t, ptr.add(start)) };
+        }
+        // The last bytes of the input must not open a sequence.
+        self.error = self.error.or(t.incomplete(self.prev_input));
+        if self.error.any_set() {
+            Err(pos)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Asks for the `n` blocks at `ptr` ([`Vector::prefetch`], one per 64-byte block). Any
+/// address will do: a prefetch never faults.
+#[inline(always)]
+fn prefetch_blocks<V: Vector>(ptr: *const u8, n: usize) {
+    for k in 0..n {
+        V::prefetch(ptr.wrapping_add(k * BLOCK));
+    }
+}
+
+/// The end of the ASCII run from `pos`, as far as whole units of `ASCII_SKIP_BLOCKS` blocks
+/// reach (each one OR-reduction and one test, with the bytes `PREFETCH_AHEAD` ahead asked
+/// for): the first unit that is not all ASCII, or that would end past `len`, starts at the
+/// returned offset.
+///
+/// # Safety
+/// The CPU supports `V`'s instruction set; `ptr` is valid for reads of `len` bytes.
+#[inline(always)]
+unsafe fn skip_ascii<V: Vector>(ptr: *const u8, mut pos: usize, len: usize) -> usize {
+    while pos + ASCII_SKIP_BLOCKS * BLOCK <= len {
+        prefetch_blocks::<V>(ptr.wrapping_add(pos + PREFETCH_AHEAD), ASCII_SKIP_BLOCKS);
+        // SAFETY: the unit lies inside the `len` bytes at `ptr`.
+        if !unsafe { all_ascii::<V>(ptr.add(pos), ASCII_SKIP_BLOCKS) } {
+            break;
+        }
+        pos += ASCII_SKIP_BLOCKS * BLOCK;
+    }
+    pos
+}
+
+/// Validates `input` with vector type `V`: the main loop, for inputs of `V::MEDIUM_BELOW`
+/// bytes and more. `input` starts `at` bytes into the text it belongs to (0 for a whole
+/// input, a chunk's offset in a stream): the rule of "Far into a long input" applies from
+/// `DENSE_AFTER` bytes into that text.
+///
+/// Returns `Err(from)` if the input is invalid, where everything before `from` is valid
+/// except perhaps a sequence left open by its last 3 bytes.
+///
+/// 1. Leading ASCII, before any table is loaded: [`leading_ascii`].
+/// 2. The first blocks, if the input does not start with ASCII: [`State::first_blocks`].
+/// 3. The groups, before and after `DENSE_AFTER` ([`State::groups`]), then single blocks
+///    ([`State::blocks`]).
+/// 4. The last, partial block and the end-of-input check: [`State::finish`].
+///
+/// # Safety
+/// As for [`super::schedule::validate`]; `SHORT_BELOW <= input.len()`.
+#[inline(always)]
+pub(crate) unsafe fn validate_long<V: Vector>(input: &[u8], at: usize) -> Result<(), usize> {
+    let len = input.len();
+    let ptr = input.as_ptr();
+    let head = aligned_head(ptr);
+    // SAFETY: the caller guarantees the instruction set; `ptr` is valid for `len` bytes,
+    // len >= SHORT_BELOW > BLOCK, and 3 <= head <= BLOCK.
+    let Some(pos) = (unsafe { leading_ascii::<V>(ptr, head, len) }) else {
+        return Ok(());
+    };
+    // SAFETY: the caller guarantees the instruction set.
+    let (t, zero) = unsafe { (Tables::<V>::new(), V::splat(0)) };
+    // The bytes before `pos` are ASCII: as a predecessor, any ASCII register acts as zero.
+    let mut state = State::new(zero, zero);
+    let mut pos = pos;
+    if pos == 0 {
+        // SAFETY: as above.
+        pos = unsafe { state.first_blocks(&t, ptr, head) }?;
+    }
+    // The groups before `DENSE_AFTER` bytes into the text (the input starts `at` bytes into
+    // it), then those after.
+    // SAFETY: 3 <= pos and `ptr` is valid for `len` bytes.
+    pos = unsafe { state.groups::<false>(&t, ptr, pos, DENSE_AFTER.saturating_sub(at), len) }?;
+    // SAFETY: as above.
+    pos = unsafe { state.groups::<true>(&t, ptr, pos, usize::MAX, len) }?;
+    // SAFETY: as above.
+    pos = unsafe { state.blocks(&t, ptr, pos, len) }?;
+    // SAFETY: as above, and len >= SHORT_BELOW >= 2 * BLOCK.
+    unsafe { state.finish(&t, ptr, pos, len) }
+}
+
+/// Skips leading ASCII before any table is loaded: the first block where it lies, then
+/// from `head` (the first 64-byte boundary, [`aligned_head`]) `ASCII_SKIP_BLOCKS` blocks
+/// and then one block at a time. `None`: the whole input is ASCII. Otherwise where checking
+/// starts: 0 when the first block is not ASCII, else the start of the first block from
+/// `head` on that is not ASCII (at least `head`).
+///
+/// # Safety
+/// The CPU supports `V`'s instruction set; `ptr` is valid for reads of `len` bytes, and
+/// `len > BLOCK`.
+#[inline(always)]
+unsafe fn leading_ascii<V: Vector>(ptr: *const u8, head: usize, len: usize) -> Option<usize> {
+    // SAFETY: the caller guarantees the instruction set and len > BLOCK.
+    if !unsafe { all_ascii::<V>(ptr, 1) } {
+        return Some(0);
+    }
+    // SAFETY: the caller's guarantee.
+    let mut pos = unsafe { skip_ascii::<V>(ptr, head, len) };
+    // SAFETY: the blocks tested lie inside the `len` bytes at `ptr`.
+    while pos + BLOCK <= len && unsafe { all_ascii::<V>(ptr.add(pos), 1) } {
+        pos += BLOCK;
+    }
+    if pos == len {
+        return None;
+    }
+    // SAFETY: len >= BLOCK, so the last block lies inside the `len` bytes at `ptr`.
+    if pos + BLOCK > len && unsafe { all_ascii::<V>(ptr.add(len - BLOCK), 1) } {
+        return None;
+    }
+    Some(pos)
+}
