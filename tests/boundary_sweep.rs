@@ -190,7 +190,8 @@ fn sampled_offset(len: usize, o: usize) -> bool {
 /// - `full`: every length up to [`FIRST_GROUP`]` + BLOCK + 3` and every length within 3
 ///   bytes of an edge, with every offset (minutes), and the long lengths as above;
 /// - `reduced`: every length up to `2 * BLOCK + 4` with every offset, the edges ±1 with
-///   the sampled offsets, and the first long length.
+///   the sampled offsets, and the long lengths with the offsets within 1 byte of a block
+///   boundary in the three stretches.
 fn plan() -> Plan {
     let (all_up_to, near, stride, sampled) = match common::tier() {
         Tier::Sample => (ALL_UP_TO, 3, Some(37), true),
@@ -215,16 +216,11 @@ fn plan() -> Plan {
             (len, offsets)
         })
         .collect();
-    let long = long_lengths();
-    let long = match common::tier() {
-        Tier::Reduced => &long[..1],
-        _ => &long[..],
-    };
-    for &len in long {
+    for len in long_lengths() {
         let middle = len / 2 - GROUP..len / 2 + GROUP;
         let offsets = (0..=len)
             .filter(|&o| {
-                let near_block = !(4..=BLOCK - 4).contains(&(o % BLOCK));
+                let near_block = !(near + 1..=BLOCK - near - 1).contains(&(o % BLOCK));
                 let stretch =
                     o <= FIRST_GROUP + BLOCK || middle.contains(&o) || o + 2 * BLOCK >= len;
                 (near_block && stretch) || o + BLOCK + 3 >= len
