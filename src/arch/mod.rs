@@ -15,7 +15,8 @@
 //! Each entry names the [`Backend`], its vector type, its module (whose `entry_points!`
 //! defines its raw validator `validate`, an `unsafe fn(&[u8], usize) -> Result<(), usize>`:
 //! the generic algorithm inlined into one `#[target_feature]` function; its cold `locate`
-//! ([`LocateFn`]); and its delimiter search `marks` ([`MarksFn`])), its character counter
+//! ([`LocateFn`]); its delimiter search `marks` ([`MarksFn`]) and the error bits of a
+//! stretch of records, `flags` ([`FlagsFn`])), its character counter
 //! ([`CountFn`]; the portable one of [`portable`] where the backend has none of its own)
 //! and the target features it needs (all of them must be there); `cfg` attributes on an
 //! entry leave it out of builds without it. Everything else is written once over that
@@ -23,9 +24,9 @@
 //!
 //! - [`is_available`], [`raw`], [`selected`]: can this CPU run a given backend, its raw
 //!   validator, and the widest one it can run.
-//! - [`validate`], [`locate`], [`count_non_continuation`] and [`marks`]: run the best
-//!   backend's validator, its cold search for the error's place, its counter or its
-//!   delimiter search. When the widest backend of the table is enabled at
+//! - [`validate`], [`locate`], [`count_non_continuation`], [`marks`] and [`flags`]: run
+//!   the best backend's validator, its cold search for the error's place, its counter,
+//!   its delimiter search or its error bits. When the widest backend of the table is enabled at
 //!   compile time (`-C target-cpu=native`, and always for NEON on aarch64), or there is no
 //!   run-time detection (no `std`, or a target without it), the choice is made at compile
 //!   time and called directly. Otherwise (x86 with `std`) the first call detects the CPU and
@@ -45,6 +46,7 @@
 //! the start of that character and lets the scalar decoder find the exact error.
 
 use crate::backend::Backend;
+use portable::Positions;
 
 // The algorithm written once and its vector trait. Declared here, not inside `backends!`,
 // so that tools that walk the module tree (cargo-mutants: scripts/mutants.sh) see them;
@@ -89,10 +91,13 @@ pub(crate) type LocateFn = unsafe fn(&[u8], usize) -> usize;
 /// are not continuation bytes (`80..BF`).
 pub(crate) type CountFn = unsafe fn(&[u8]) -> usize;
 
-/// The signature of a backend's delimiter search ([`generic::marks`]): the bits of the bytes
-/// of a window that equal a byte, written into the words of a bit set; returns whether the
-/// window is ASCII.
-pub(crate) type MarksFn = unsafe fn(&[u8], u8, &mut [u64]) -> bool;
+/// The signature of a backend's delimiter search ([`generic::marks`]): the positions of the
+/// bytes of a window that equal a byte; returns how many, and whether the window is ASCII.
+pub(crate) type MarksFn = unsafe fn(&[u8], u8, &mut Positions) -> (usize, bool);
+
+/// The signature of a backend's error bits of a stretch of records
+/// ([`generic::marks::flags`]): a bit per byte in a bit set; returns whether there is any.
+pub(crate) type FlagsFn = unsafe fn(&[u8], &mut [u64]) -> bool;
 
 /// One vector backend of this target: a row of its [`backends!`] table.
 struct Entry {
@@ -109,6 +114,9 @@ struct Entry {
     /// The delimiter search (the `marks` of its `entry_points!`); may only be called where
     /// `detect` returns true.
     marks: MarksFn,
+    /// The error bits of a stretch of records (the `flags` of its `entry_points!`); may only
+    /// be called where `detect` returns true.
+    flags: FlagsFn,
     /// Whether the target feature is enabled at compile time (then `detect` is always true).
     compiled: bool,
     /// Whether this CPU has the target feature (cached by `std`'s detection).
@@ -149,8 +157,8 @@ cfg_if::cfg_if! {
 /// Defines a backend's `#[target_feature]` functions, into which the generic code is
 /// inlined and so compiled for that instruction set: `validate`, its raw validator (see
 /// the module documentation), with its main loop in `validate_long`; its cold `locate`,
-/// kept out of the hot functions; and `marks`, the search for record delimiters
-/// ([`MarksFn`]). A backend may need several target features (AVX-512: AVX512F and
+/// kept out of the hot functions; `marks`, the search for record delimiters ([`MarksFn`]);
+/// and `flags`, the error bits of a stretch of records ([`FlagsFn`]). A backend may need several target features (AVX-512: AVX512F and
 /// AVX512BW).
 #[allow(unused_macros)] // Unused on targets without a vector backend.
 macro_rules! entry_points {
@@ -186,16 +194,32 @@ macro_rules! entry_points {
             unsafe { crate::arch::generic::main_loop::validate_long::<$vector>(input, at) }
         }
 
-        /// Marks the bytes of `window` equal to `byte`, a bit per byte, with this backend:
-        /// see [`generic::marks`](crate::arch::generic::marks::marks).
+        /// The positions of the bytes of `window` equal to `byte`, with this backend: see
+        /// [`generic::marks`](crate::arch::generic::marks::marks).
         ///
         /// # Safety
         /// The CPU supports this backend's target features.
         $(#[target_feature(enable = $feature)])+
-        pub(crate) unsafe fn marks(window: &[u8], byte: u8, marks: &mut [u64]) -> bool {
+        pub(crate) unsafe fn marks(
+            window: &[u8],
+            byte: u8,
+            positions: &mut crate::arch::portable::Positions,
+        ) -> (usize, bool) {
             // SAFETY: the caller guarantees the target features, and this function enables
             // them.
-            unsafe { crate::arch::generic::marks::marks::<$vector>(window, byte, marks) }
+            unsafe { crate::arch::generic::marks::marks::<$vector>(window, byte, positions) }
+        }
+
+        /// The error bits of a stretch of records, with this backend: see
+        /// [`generic::marks::flags`](crate::arch::generic::marks::flags).
+        ///
+        /// # Safety
+        /// The CPU supports this backend's target features.
+        $(#[target_feature(enable = $feature)])+
+        pub(crate) unsafe fn flags(region: &[u8], words: &mut [u64]) -> bool {
+            // SAFETY: the caller guarantees the target features, and this function enables
+            // them.
+            unsafe { crate::arch::generic::marks::flags::<$vector>(region, words) }
         }
 
         /// The cold path after [`validate`]'s `Err(from)`: see
@@ -228,6 +252,7 @@ macro_rules! backends {
             locate: $arch_mod::$module::locate as LocateFn,
             count: $count as CountFn,
             marks: $arch_mod::$module::marks as MarksFn,
+            flags: $arch_mod::$module::flags as FlagsFn,
             compiled: $(cfg!(target_feature = $feature))&&+,
             detect: || $(has!($feature))&&+,
         }),+];
@@ -381,10 +406,10 @@ const STATIC_CHOICE: Option<RawValidate> = match STATIC_ENTRY {
 #[cfg(all(test, feature = "std"))]
 mod tests {
     /// The delimiter search of every backend this CPU runs, and the one `marks` dispatches
-    /// to, against the portable one: windows of every length up to three blocks and
+    /// to, against a byte-by-byte model: windows of every length up to three blocks and
     /// around a records window, at every alignment of a block, each byte value a delimiter.
     #[test]
-    fn every_delimiter_search_equals_the_portable_one() {
+    fn every_delimiter_search_finds_every_delimiter() {
         use crate::tiers::{BLOCK, RECORD_WINDOW};
         let mut x = 0x2545_F491_4F6C_DD1Du64;
         let data: std::vec::Vec<u8> = (0..RECORD_WINDOW + 4 * BLOCK)
@@ -404,7 +429,17 @@ mod tests {
         let mut lengths: std::vec::Vec<usize> = (0..=3 * BLOCK).collect();
         lengths.extend(RECORD_WINDOW - 2..=RECORD_WINDOW);
         let runnable: std::vec::Vec<_> = super::BACKENDS.iter().filter(|e| (e.detect)()).collect();
-        let words = RECORD_WINDOW / BLOCK;
+        let found = |f: &dyn Fn(&mut super::Positions) -> (usize, bool)| {
+            let mut positions = [core::mem::MaybeUninit::new(0x5555); super::portable::POSITIONS];
+            let (count, ascii) = f(&mut positions);
+            let list: std::vec::Vec<usize> = positions[..count]
+                .iter()
+                // SAFETY: `marks` wrote the first `count` positions (and they were
+                // initialized before, too).
+                .map(|p| usize::from(unsafe { p.assume_init() }))
+                .collect();
+            (list, ascii)
+        };
         let mut searches = 0;
         for &len in &lengths {
             for start in (0..BLOCK).step_by(if len > 3 * BLOCK { 16 } else { 1 }) {
@@ -418,20 +453,14 @@ mod tests {
                     0xFF,
                     window.first().copied().unwrap_or(1),
                 ] {
-                    let mut want = std::vec![0x5555u64; words];
-                    let ascii = super::portable::marks(window, byte, &mut want);
-                    assert_eq!(ascii, window.is_ascii(), "portable: ASCII of {len} bytes");
-                    for (i, &w) in want.iter().enumerate().take(len.div_ceil(BLOCK)) {
-                        let model = window[i * BLOCK..len.min((i + 1) * BLOCK)]
-                            .iter()
-                            .enumerate()
-                            .fold(0u64, |m, (j, &b)| m | u64::from(b == byte) << j);
-                        assert_eq!(w, model, "portable marks, word {i}");
-                    }
+                    let model: std::vec::Vec<usize> =
+                        (0..len).filter(|&i| window[i] == byte).collect();
+                    let want = (model, window.is_ascii());
+                    let portable = found(&|p| super::portable::marks(window, byte, p));
+                    assert_eq!(portable, want, "portable: {len} bytes, {byte:#04X}");
                     for e in &runnable {
-                        let mut got = std::vec![0x5555u64; words];
                         // SAFETY: `detect` said this CPU runs the backend.
-                        unsafe { (e.marks)(window, byte, &mut got) };
+                        let got = found(&|p| unsafe { (e.marks)(window, byte, p) });
                         assert_eq!(
                             got,
                             want,
@@ -439,8 +468,7 @@ mod tests {
                             e.backend.name()
                         );
                     }
-                    let mut got = std::vec![0x5555u64; words];
-                    super::marks(window, byte, &mut got);
+                    let got = found(&|p| super::marks(window, byte, p));
                     assert_eq!(
                         got, want,
                         "dispatched: {len} bytes from {start}, {byte:#04X}"
@@ -456,21 +484,106 @@ mod tests {
             for at in 0..len {
                 let mut window = std::vec![b'a'; len];
                 window[at] = 0xC3;
-                let mut marks = std::vec![0u64; words];
-                assert!(!super::portable::marks(&window, b'\n', &mut marks));
+                assert!(!found(&|p| super::portable::marks(&window, b'\n', p)).1);
                 for e in &runnable {
                     // SAFETY: `detect` said this CPU runs the backend.
-                    let ascii = unsafe { (e.marks)(&window, b'\n', &mut marks) };
+                    let ascii = found(&|p| unsafe { (e.marks)(&window, b'\n', p) }).1;
                     assert!(!ascii, "{}: {len} bytes, C3 at {at}", e.backend.name());
                 }
                 window[at] = b'b';
                 for e in &runnable {
                     // SAFETY: as above.
-                    let ascii = unsafe { (e.marks)(&window, b'\n', &mut marks) };
+                    let ascii = found(&|p| unsafe { (e.marks)(&window, b'\n', p) }).1;
                     assert!(ascii, "{}: ASCII", e.backend.name());
                 }
             }
         }
+    }
+
+    /// The error bits of every backend this CPU runs, and of the portable search, keep the
+    /// contract of `generic::marks::flags` on every record of many regions: no bit in a
+    /// valid record's bytes and delimiter but at its first two bytes, a bit in every invalid
+    /// one's.
+    #[test]
+    fn every_error_search_keeps_the_contract_on_every_record() {
+        use crate::tiers::{BLOCK, RECORD_WINDOW};
+        let runnable: std::vec::Vec<_> = super::BACKENDS.iter().filter(|e| (e.detect)()).collect();
+        let pieces: [&[u8]; 14] = [
+            b"ab",
+            b"\n",
+            b"\xC3\xA9",
+            b"\xE2\x82\xAC",
+            b"\xF0\x9F\x98\x80",
+            b"\xC3",
+            b"\xE2\x82",
+            b"\xF0\x9F",
+            b"\x80",
+            b"\xFF",
+            b"\xED\xA0\x80",
+            b"\xC0\xAF",
+            b"\n\n",
+            b"xyz\n",
+        ];
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut regions = 0;
+        for round in 0..3000 {
+            let target = match round % 4 {
+                0 => (round % 97) as usize,
+                1 => BLOCK + (round % 67) as usize,
+                2 => 3 * BLOCK + (round % 131) as usize,
+                _ => RECORD_WINDOW - (round % 7) as usize,
+            };
+            let mut region = std::vec::Vec::new();
+            while region.len() < target {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // Mostly valid pieces, now and then a broken one.
+                let i = (x >> 40) as usize % if x.is_multiple_of(5) { 14 } else { 5 };
+                region.extend_from_slice(pieces[i]);
+            }
+            region.truncate(target.min(RECORD_WINDOW));
+            // Records: cut at each `\n`; the last runs to the end of the region.
+            let mut records = std::vec::Vec::new();
+            let mut s = 0;
+            for (d, &b) in region.iter().enumerate() {
+                if b == b'\n' {
+                    records.push((s, d));
+                    s = d + 1;
+                }
+            }
+            let last = (s, region.len());
+            let check = |name: &str, words: &[u64], any: bool| {
+                let bit = |i: usize| words[i / BLOCK] >> (i % BLOCK) & 1 == 1;
+                for &(s, d) in &records {
+                    let valid = core::str::from_utf8(&region[s..d]).is_ok();
+                    let any = (s..=d).any(bit);
+                    let own = (s + 2..=d).any(bit);
+                    if valid {
+                        assert!(!own, "{name}: valid record {s}..{d} has a bit of its own");
+                    } else {
+                        assert!(any, "{name}: invalid record {s}..{d} has no bit");
+                    }
+                }
+                let bit_anywhere = (0..region.len()).any(bit);
+                assert_eq!(any, bit_anywhere, "{name}: whether there is any bit");
+                let tail = &region[last.0..];
+                if core::str::from_utf8(tail).is_ok() {
+                    assert!(!(last.0 + 2..last.1).any(bit), "{name}: valid last record");
+                }
+            };
+            let mut words = [0x5555u64; RECORD_WINDOW / BLOCK + 2];
+            let any = super::portable::flags(&region, &mut words);
+            check("portable", &words, any);
+            for e in &runnable {
+                let mut words = [0x5555u64; RECORD_WINDOW / BLOCK + 2];
+                // SAFETY: `detect` said this CPU runs the backend.
+                let any = unsafe { (e.flags)(&region, &mut words) };
+                check(e.backend.name(), &words, any);
+            }
+            regions += 1;
+        }
+        assert_eq!(regions, 3000);
     }
 }
 
@@ -502,7 +615,7 @@ pub(crate) fn locate(input: &[u8], from: usize) -> usize {
 /// Run-time dispatch (x86 with `std`): a static pointer that starts at `detect`.
 #[cfg(feature = "std")]
 mod dispatch {
-    use super::{entry, portable, selected, CountFn, MarksFn, RawValidate};
+    use super::{entry, portable, selected, CountFn, FlagsFn, MarksFn, Positions, RawValidate};
     use core::sync::atomic::{AtomicPtr, Ordering};
 
     /// The chosen raw validator; starts as `detect`, which replaces itself.
@@ -514,50 +627,78 @@ mod dispatch {
     /// The chosen delimiter search; starts as `detect_marks`, which replaces itself.
     static MARKS: AtomicPtr<()> = AtomicPtr::new(detect_marks as *mut ());
 
+    /// The chosen error bits of records; starts as `detect_flags`, which replaces itself.
+    static FLAGS: AtomicPtr<()> = AtomicPtr::new(detect_flags as *mut ());
+
+    /// What `choose` chose.
+    struct Chosen {
+        validate: RawValidate,
+        count: CountFn,
+        marks: MarksFn,
+        flags: FlagsFn,
+    }
+
     /// The choice, made once: the table entry of the widest backend this CPU runs (none:
-    /// the portable fallbacks), stored in the three statics. Returns the validator, the
-    /// counter and the delimiter search.
-    fn choose() -> (RawValidate, CountFn, MarksFn) {
+    /// the portable fallbacks), stored in the four statics.
+    fn choose() -> Chosen {
         let best = entry(selected());
-        let f = best.map_or(portable::fallback_validate as RawValidate, |e| e.raw);
-        let count = best.map_or(portable::count_non_continuation as CountFn, |e| e.count);
-        let marks = best.map_or(portable::marks as MarksFn, |e| e.marks);
-        CHOSEN.store(f as *mut (), Ordering::Release);
-        COUNT.store(count as *mut (), Ordering::Release);
-        MARKS.store(marks as *mut (), Ordering::Release);
-        (f, count, marks)
+        let chosen = Chosen {
+            validate: best.map_or(portable::fallback_validate as RawValidate, |e| e.raw),
+            count: best.map_or(portable::count_non_continuation as CountFn, |e| e.count),
+            marks: best.map_or(portable::marks as MarksFn, |e| e.marks),
+            flags: best.map_or(portable::flags as FlagsFn, |e| e.flags),
+        };
+        CHOSEN.store(chosen.validate as *mut (), Ordering::Release);
+        COUNT.store(chosen.count as *mut (), Ordering::Release);
+        MARKS.store(chosen.marks as *mut (), Ordering::Release);
+        FLAGS.store(chosen.flags as *mut (), Ordering::Release);
+        chosen
     }
 
     /// First call only: choose, remember, and run.
     unsafe fn detect(input: &[u8], at: usize) -> Result<(), usize> {
-        let (f, _, _) = choose();
         // SAFETY: `entry` only returns entries whose backend this CPU can run.
-        unsafe { f(input, at) }
+        unsafe { (choose().validate)(input, at) }
     }
 
     /// First count only: choose, remember, and count.
     unsafe fn detect_count(bytes: &[u8]) -> usize {
-        let (_, count, _) = choose();
         // SAFETY: as in `detect`.
-        unsafe { count(bytes) }
+        unsafe { (choose().count)(bytes) }
     }
 
     /// First delimiter search only: choose, remember, and search.
-    unsafe fn detect_marks(window: &[u8], byte: u8, marks: &mut [u64]) -> bool {
-        let (_, _, f) = choose();
+    unsafe fn detect_marks(window: &[u8], byte: u8, positions: &mut Positions) -> (usize, bool) {
         // SAFETY: as in `detect`.
-        unsafe { f(window, byte, marks) }
+        unsafe { (choose().marks)(window, byte, positions) }
+    }
+
+    /// First error bits only: choose, remember, and search.
+    unsafe fn detect_flags(region: &[u8], words: &mut [u64]) -> bool {
+        // SAFETY: as in `detect`.
+        unsafe { (choose().flags)(region, words) }
+    }
+
+    /// Runs the error bits that `choose` chose (choosing them on first use).
+    #[inline]
+    pub(super) fn flags(region: &[u8], words: &mut [u64]) -> bool {
+        let f = FLAGS.load(Ordering::Acquire);
+        // SAFETY: FLAGS only ever holds `detect_flags` or the error bits of an `entry` or
+        // the portable ones, all of type FlagsFn, stored as pointers of that type.
+        let f = unsafe { core::mem::transmute::<*mut (), FlagsFn>(f) };
+        // SAFETY: `detect_flags` checks the CPU; the others were checked by it.
+        unsafe { f(region, words) }
     }
 
     /// Runs the delimiter search that `choose` chose (choosing it on first use).
     #[inline]
-    pub(super) fn marks(window: &[u8], byte: u8, marks: &mut [u64]) -> bool {
+    pub(super) fn marks(window: &[u8], byte: u8, positions: &mut Positions) -> (usize, bool) {
         let f = MARKS.load(Ordering::Acquire);
         // SAFETY: MARKS only ever holds `detect_marks` or the search of an `entry` or the
         // portable one, all of type MarksFn, stored as pointers of that type.
         let f = unsafe { core::mem::transmute::<*mut (), MarksFn>(f) };
         // SAFETY: `detect_marks` checks the CPU; the others were checked by it.
-        unsafe { f(window, byte, marks) }
+        unsafe { f(window, byte, positions) }
     }
 
     /// Runs the counter that `choose` chose (choosing it on first use).
@@ -600,8 +741,18 @@ mod dispatch {
 
     /// Never called: see [`super::STATIC_ENTRY`].
     #[inline]
-    pub(super) fn marks(window: &[u8], byte: u8, marks: &mut [u64]) -> bool {
-        super::portable::marks(window, byte, marks)
+    pub(super) fn marks(
+        window: &[u8],
+        byte: u8,
+        positions: &mut super::Positions,
+    ) -> (usize, bool) {
+        super::portable::marks(window, byte, positions)
+    }
+
+    /// Never called: see [`super::STATIC_ENTRY`].
+    #[inline]
+    pub(super) fn flags(region: &[u8], words: &mut [u64]) -> bool {
+        super::portable::flags(region, words)
     }
 }
 
@@ -619,16 +770,29 @@ pub(crate) fn count_non_continuation(bytes: &[u8]) -> usize {
     }
 }
 
-/// Marks the bytes of `window` equal to `byte` in `marks`, a bit per byte (bit `i % 64` of
-/// `marks[i / 64]`), with the search of the backend [`validate`] runs (the `marks` column of
-/// the table), chosen the same way; returns whether the window is ASCII. Panics when
-/// `marks` has fewer than `window.len()` bits.
+/// The positions of the bytes of `window` (at most `RECORD_WINDOW`) equal to `byte`, in
+/// `positions`, with the search of the backend [`validate`] runs (the `marks` column of the
+/// table), chosen the same way; returns how many, and whether the window is ASCII.
 #[inline]
-pub(crate) fn marks(window: &[u8], byte: u8, marks: &mut [u64]) -> bool {
+pub(crate) fn marks(window: &[u8], byte: u8, positions: &mut Positions) -> (usize, bool) {
     match STATIC_ENTRY {
         // SAFETY: a compiled-in backend's features are enabled for the whole program.
-        Some(Some(entry)) => unsafe { (entry.marks)(window, byte, marks) },
-        Some(None) => portable::marks(window, byte, marks),
-        None => dispatch::marks(window, byte, marks),
+        Some(Some(entry)) => unsafe { (entry.marks)(window, byte, positions) },
+        Some(None) => portable::marks(window, byte, positions),
+        None => dispatch::marks(window, byte, positions),
+    }
+}
+
+/// The error bits of `region`, a stretch of records, a bit per byte in `words` (at least
+/// `region.len() / 64 + 2` of them), by the backend [`validate`] runs (the `flags` column of
+/// the table), chosen the same way; returns whether there is any. See
+/// [`generic::marks::flags`] for what a bit says about a record.
+#[inline]
+pub(crate) fn flags(region: &[u8], words: &mut [u64]) -> bool {
+    match STATIC_ENTRY {
+        // SAFETY: a compiled-in backend's features are enabled for the whole program.
+        Some(Some(entry)) => unsafe { (entry.flags)(region, words) },
+        Some(None) => portable::flags(region, words),
+        None => dispatch::flags(region, words),
     }
 }
