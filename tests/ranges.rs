@@ -114,13 +114,35 @@ fn check_offsets(values: &[u8], offs: &[i64]) {
             "record {i} of {values:02X?} at offsets {offs:?}"
         );
     }
+    // The verdicts as bits, from the start and after some records were taken: the same.
+    for skip in [0, 1, 63, 64, 65] {
+        if skip > got.len() {
+            continue;
+        }
+        let mut by = offsets(values, offs).expect("valid offsets");
+        by.by_ref().take(skip).for_each(drop);
+        let mut words = vec![0x5555_5555_5555_5555u64; got.len().div_ceil(64) + 1];
+        let valid = by.verdict_bits(&mut words);
+        let want: Vec<bool> = got[skip..].iter().map(|r| r.is_valid()).collect();
+        let bits: Vec<bool> = (0..want.len())
+            .map(|i| words[i / 64] >> (i % 64) & 1 == 1)
+            .collect();
+        assert_eq!(bits, want, "bits after {skip} records, offsets {offs:?}");
+        assert_eq!(valid, want.iter().filter(|&&v| v).count());
+        assert_eq!(
+            words[want.len().div_ceil(64)..].first().copied(),
+            Some(0x5555_5555_5555_5555),
+            "a word past the records was written"
+        );
+    }
 }
 
 #[test]
 fn records_by_offsets() {
     let mut rng = Rng::new(31);
     for script in Script::ALL {
-        let mut values = generate(script, 20_000, 3);
+        let clean = generate(script, 20_000, 3);
+        let mut values = clean.clone();
         for _ in 0..20 {
             let at = rng.below(values.len());
             values[at] = [0xFF, 0x80, 0xC3][rng.below(3)];
@@ -135,6 +157,8 @@ fn records_by_offsets() {
             offs.push(next as i64);
         }
         check_offsets(&values, &offs);
+        // Without errors in the values, where the bits take the two-ends rule.
+        check_offsets(&clean, &offs);
         let o32: Vec<i32> = offs.iter().map(|&o| o as i32).collect();
         let a: Vec<_> = offsets(&values, &offs).unwrap().collect();
         let b: Vec<_> = offsets(&values, &o32).unwrap().collect();

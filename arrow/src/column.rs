@@ -9,12 +9,12 @@
 
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, BinaryViewArray, GenericBinaryArray, OffsetSizeTrait};
-use arrow_buffer::{BooleanBuffer, NullBuffer};
+use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer};
 use arrow_data::{ByteView, MAX_INLINE_VIEW_LEN};
 use arrow_schema::DataType;
 
 use crate::error::Utf8ArrayError;
-use vutf8::records::RangeMap;
+use vutf8::records::{Offset, RangeMap};
 
 /// The longest value a view holds inline, in the view itself (Arrow's layout).
 pub(crate) const MAX_INLINE: usize = MAX_INLINE_VIEW_LEN as usize;
@@ -115,31 +115,22 @@ impl Verdicts {
 
 /// Offset layouts: the bytes the rows cover, `values[offsets[0]..offsets[len]]`, are
 /// searched once; then each row is two byte tests (and a search of the error list when
-/// there were errors).
-fn offset_verdicts<O: OffsetSizeTrait>(array: &GenericBinaryArray<O>) -> BooleanBuffer {
+/// there were errors), in the core's loop over the offsets
+/// ([`vutf8::records::ByOffsets::verdict_bits`]).
+fn offset_verdicts<O: OffsetSizeTrait + Offset>(array: &GenericBinaryArray<O>) -> BooleanBuffer {
     if array.is_empty() {
         // (An empty slice may come with a values buffer that ends before its one offset,
         // as from Arrow's C interface.)
         return BooleanBuffer::new_unset(0);
     }
-    let offsets = array.value_offsets();
-    let first = offsets[0].as_usize();
-    let window = &array.value_data()[first..offsets[array.len()].as_usize()];
-    let map = RangeMap::new(window);
-    if let Some(text) = map.text() {
-        // No error anywhere: a row is valid unless it starts or ends inside a character.
-        return BooleanBuffer::collect_bool(array.len(), |i| {
-            let start = offsets[i].as_usize() - first;
-            let end = offsets[i + 1].as_usize() - first;
-            start == end || (text.is_char_boundary(start) && text.is_char_boundary(end))
-        });
-    }
-    let mut in_order = map.in_order();
-    BooleanBuffer::collect_bool(array.len(), |i| {
-        let start = offsets[i].as_usize() - first;
-        let end = offsets[i + 1].as_usize() - first;
-        in_order.is_valid(start..end)
-    })
+    let Ok(rows) = vutf8::records::offsets(array.value_data(), array.value_offsets()) else {
+        // Offsets out of order or past the values: no row's bytes can be read. (Arrow's
+        // own arrays never have them; one imported unchecked could.)
+        return BooleanBuffer::new_unset(array.len());
+    };
+    let mut words = vec![0u64; array.len().div_ceil(64)];
+    rows.verdict_bits(&mut words);
+    BooleanBuffer::new(Buffer::from_vec(words), 0, array.len())
 }
 
 /// View layouts: inline values (at most 12 bytes) are checked where they lie; each data
