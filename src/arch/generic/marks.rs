@@ -12,6 +12,7 @@
 //! `docs/PERFORMANCE.md` has the measurements that decided it).
 
 use super::lookup::Tables;
+use super::schedule::all_ascii;
 use crate::arch::portable::{self, Positions};
 use crate::arch::vector::Vector;
 use crate::tiers::{BLOCK, MEDIUM_GROUP, PREFETCH_AHEAD, RECORD_WINDOW};
@@ -89,68 +90,68 @@ pub(crate) unsafe fn marks<V: Vector>(
 pub(crate) unsafe fn flags<V: Vector>(region: &[u8], words: &mut [u64]) -> bool {
     let len = region.len();
     let ptr = region.as_ptr();
-    words[..len / BLOCK + 2].fill(0);
+    let blocks = len / BLOCK;
+    assert!(
+        words.len() >= blocks + 2,
+        "a bit for every byte of the region, and a word more"
+    );
+    words[blocks] = 0;
+    words[blocks + 1] = 0;
     if len == 0 {
         return false;
     }
     // SAFETY: the caller guarantees the instruction set.
     let (t, zero) = unsafe { (Tables::<V>::new(), V::splat(0)) };
-    let bits = |error: V| !error.eq_mask(zero) & (u64::MAX >> (64 - V::BYTES));
-    let mut any = false;
-    let mut set = |at: usize, bits: u64| {
-        any |= bits != 0;
-        words[at / BLOCK] |= bits << (at % BLOCK);
-        if at % BLOCK + V::BYTES > BLOCK {
-            words[at / BLOCK + 1] |= bits >> (BLOCK - at % BLOCK);
-        }
-    };
     if len < V::BYTES {
         // SAFETY: len < V::BYTES.
-        let error = bits(t.check(unsafe { V::load_partial(region) }, zero));
+        let error = bits(t.check(unsafe { V::load_partial(region) }, zero), zero);
         // (The zeros after the region show a sequence it leaves open as a bit past its end,
         // which is not kept.)
-        set(0, error & (u64::MAX >> (64 - len)));
-        return any;
+        words[0] = error & (u64::MAX >> (64 - len));
+        return words[0] != 0;
     }
-    // The whole registers from the start, a group at a time.
-    let whole = len / V::BYTES;
-    let group = MEDIUM_GROUP * BLOCK / V::BYTES;
-    let mut r = 0;
-    while r < whole {
-        let n = group.min(whole - r);
-        // SAFETY: registers r..r + n lie inside the region, and the one before r too.
+    // The whole blocks, a group at a time, each word written once: a group that is ASCII
+    // after no open sequence has no bits.
+    let per = BLOCK / V::BYTES;
+    let mut any = 0;
+    let mut b = 0;
+    while b < blocks {
+        let n = MEDIUM_GROUP.min(blocks - b);
+        // SAFETY: blocks b..b + n lie inside the region, and the register before block b
+        // too when b > 0.
         let quiet = unsafe {
-            let mut or = zero;
-            for i in 0..n {
-                or = or.or(V::load_unaligned(ptr.add((r + i) * V::BYTES)));
-            }
-            or.is_ascii()
-                && (r == 0
+            all_ascii::<V>(ptr.add(b * BLOCK), n)
+                && (b == 0
                     || !t
-                        .incomplete(V::load_unaligned(ptr.add((r - 1) * V::BYTES)))
+                        .incomplete(V::load_unaligned(ptr.add(b * BLOCK - V::BYTES)))
                         .any_set())
         };
-        if !quiet {
-            for i in r..r + n {
-                let error = if i == 0 {
-                    // SAFETY: V::BYTES <= len; nothing comes before the first register.
-                    t.check(unsafe { V::load_unaligned(ptr) }, zero)
-                } else {
-                    // SAFETY: 3 <= i * V::BYTES and the register lies inside the region.
-                    unsafe { t.check_at(ptr.add(i * V::BYTES)) }
-                };
-                if error.any_set() {
-                    set(i * V::BYTES, bits(error));
+        for (k, word) in words.iter_mut().enumerate().take(b + n).skip(b) {
+            *word = 0;
+            if !quiet {
+                for i in 0..per {
+                    // SAFETY: register k * per + i lies inside the region.
+                    let error = unsafe { check(&t, ptr, k * per + i) };
+                    *word |= bits(error, zero) << (i * V::BYTES);
                 }
             }
+            any |= *word;
         }
-        r += n;
+        b += n;
     }
-    let last_at = len - V::BYTES;
+    // The last, partial block: its whole registers, then the last register of the region,
+    // which ends at its end, overlapping; only its bits past the whole registers, which lie
+    // 3 or more bytes into it, so that they are right even when it starts too near the
+    // region's start to load the bytes before it. Every bit lands in word `blocks`.
+    let whole = len / V::BYTES;
+    let mut tail = 0;
+    for r in blocks * per..whole {
+        // SAFETY: register r lies inside the region.
+        let error = unsafe { check(&t, ptr, r) };
+        tail |= bits(error, zero) << (r * V::BYTES - blocks * BLOCK);
+    }
     if !len.is_multiple_of(V::BYTES) {
-        // The last register ends at the end, overlapping: only its bits past the whole
-        // registers, which lie 3 or more bytes into it, so that they are right even when it
-        // starts too near the region's start to load the bytes before it.
+        let last_at = len - V::BYTES;
         let error = if last_at >= 3 {
             // SAFETY: 3 <= last_at and the register lies inside the region.
             unsafe { t.check_at(ptr.add(last_at)) }
@@ -159,7 +160,40 @@ pub(crate) unsafe fn flags<V: Vector>(region: &[u8], words: &mut [u64]) -> bool 
             t.check(unsafe { V::load_unaligned(ptr.add(last_at)) }, zero)
         };
         let past = whole * V::BYTES - last_at;
-        set(last_at, bits(error) >> past << past);
+        let kept = bits(error, zero) >> past << past;
+        // Bit `j` of the register is byte `last_at + j`; the kept ones are at or past
+        // `whole * V::BYTES >= blocks * BLOCK`.
+        tail |= if last_at >= blocks * BLOCK {
+            kept << (last_at - blocks * BLOCK)
+        } else {
+            kept >> (blocks * BLOCK - last_at)
+        };
     }
-    any
+    words[blocks] = tail;
+    any | tail != 0
+}
+
+/// The error bits of a register, a bit per byte. (A function rather than a closure: a
+/// closure inside a `#[target_feature]` function does not take its features, and the
+/// vector operations in it would not be inlined.)
+#[inline(always)]
+fn bits<V: Vector>(error: V, zero: V) -> u64 {
+    !error.eq_mask(zero) & (u64::MAX >> (64 - V::BYTES))
+}
+
+/// The error bits of whole register `r` of the region at `ptr`: the first with nothing
+/// before it, the others with the 3 bytes before them loaded.
+///
+/// # Safety
+/// The register lies inside the region.
+#[inline(always)]
+unsafe fn check<V: Vector>(t: &Tables<V>, ptr: *const u8, r: usize) -> V {
+    if r == 0 {
+        // SAFETY: the register lies inside the region; nothing comes before the first.
+        // (Zero is made from the tables' instruction set, which `t` proves.)
+        unsafe { t.check(V::load_unaligned(ptr), V::splat(0)) }
+    } else {
+        // SAFETY: 3 <= r * V::BYTES and the register lies inside the region.
+        unsafe { t.check_at(ptr.add(r * V::BYTES)) }
+    }
 }
