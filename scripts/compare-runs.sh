@@ -6,9 +6,10 @@
 # separate runs is what docs/PERFORMANCE.md quotes. Each run's own output is kept in
 # target/compare-runs/.
 #
-# Usage: scripts/compare-runs.sh N [--features F] [compare options, e.g. --min-size 4096]
-# `--features F` goes to cargo (e.g. `--features avx512`: the AVX-512 backend where the CPU
-# has it); everything else to the benchmark. The plot written to docs/compare.svg (with
+# Usage: scripts/compare-runs.sh N [--features F] [--no-avx512] [compare options, e.g.
+# --min-size 4096]
+# `--features F` goes to cargo; `--no-avx512` builds vutf8 without its `avx512` feature (the
+# path of an AVX2-only CPU, measured on an AVX-512 one); everything else to the benchmark. The plot written to docs/compare.svg (with
 # --real: docs/compare-real.svg) is the last run's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +20,7 @@ bench_args=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --features) cargo_args+=(--features "${2:?--features needs a value}"); shift 2 ;;
+        --no-avx512) cargo_args+=(--no-default-features); shift ;;
         *) bench_args+=("$1"); shift ;;
     esac
 done
