@@ -114,34 +114,36 @@ fn check_offsets(values: &[u8], offs: &[i64]) {
             "record {i} of {values:02X?} at offsets {offs:?}"
         );
     }
-    // The verdicts as bits, from the start and after some records were taken: the same.
-    for skip in [0, 1, 63, 64, 65] {
-        if skip > got.len() {
-            continue;
-        }
-        let mut by = offsets(values, offs).expect("valid offsets");
-        by.by_ref().take(skip).for_each(drop);
-        let mut words = vec![0x5555_5555_5555_5555u64; got.len().div_ceil(64) + 1];
-        let valid = by.verdict_bits(&mut words);
-        let want: Vec<bool> = got[skip..].iter().map(|r| r.is_valid()).collect();
-        let bits: Vec<bool> = (0..want.len())
-            .map(|i| words[i / 64] >> (i % 64) & 1 == 1)
-            .collect();
-        assert_eq!(bits, want, "bits after {skip} records, offsets {offs:?}");
-        assert_eq!(valid, want.iter().filter(|&&v| v).count());
+    // The verdicts as bits: the same.
+    let mut words = vec![0x5555_5555_5555_5555u64; got.len().div_ceil(64) + 1];
+    let valid = vutf8::records::verdict_bits(values, offs, &mut words).expect("valid offsets");
+    let want: Vec<bool> = got.iter().map(|r| r.is_valid()).collect();
+    let bits: Vec<bool> = (0..want.len())
+        .map(|i| words[i / 64] >> (i % 64) & 1 == 1)
+        .collect();
+    assert_eq!(bits, want, "bits of offsets {offs:?}");
+    assert_eq!(valid, want.iter().filter(|&&v| v).count());
+    if !want.len().is_multiple_of(64) {
         assert_eq!(
-            words[want.len().div_ceil(64)..].first().copied(),
-            Some(0x5555_5555_5555_5555),
-            "a word past the records was written"
+            words[want.len() / 64] >> (want.len() % 64),
+            0,
+            "bits past the last record are clear"
         );
     }
+    assert_eq!(
+        words[want.len().div_ceil(64)],
+        0x5555_5555_5555_5555,
+        "a word past the records was written"
+    );
 }
 
 #[test]
 fn records_by_offsets() {
     let mut rng = Rng::new(31);
     for script in Script::ALL {
-        let clean = generate(script, 20_000, 3);
+        // Some 2,600 rows: many of the groups `verdict_bits` takes at a time, with and
+        // without errors.
+        let clean = generate(script, 400_000, 3);
         let mut values = clean.clone();
         for _ in 0..20 {
             let at = rng.below(values.len());
@@ -159,12 +161,41 @@ fn records_by_offsets() {
         check_offsets(&values, &offs);
         // Without errors in the values, where the bits take the two-ends rule.
         check_offsets(&clean, &offs);
+        // Rows cut between characters only (as rows of text are), where every row of a
+        // group without errors is valid.
+        let text = std::str::from_utf8(&clean).expect("generated text is valid");
+        let mut between: Vec<i64> = offs
+            .iter()
+            .map(|&o| {
+                (0..=o as usize)
+                    .rev()
+                    .find(|&i| text.is_char_boundary(i))
+                    .unwrap() as i64
+            })
+            .collect();
+        check_offsets(&clean, &between);
+        check_offsets(&values, &between);
+        // And one row cut inside a character among them (where the text has any).
+        if let Some(inside) = (1..between.len() - 1).find(|&i| {
+            between[i] < between[i + 1] && !text.is_char_boundary(between[i] as usize + 1)
+        }) {
+            between[inside] += 1;
+            check_offsets(&clean, &between);
+        }
         let o32: Vec<i32> = offs.iter().map(|&o| o as i32).collect();
         let a: Vec<_> = offsets(&values, &offs).unwrap().collect();
         let b: Vec<_> = offsets(&values, &o32).unwrap().collect();
         assert_eq!(a, b);
     }
     assert_eq!(offsets(b"abc", &[] as &[i32]).unwrap().count(), 0);
+    assert_eq!(
+        vutf8::records::verdict_bits(b"abc", &[] as &[i32], &mut []),
+        Ok(0)
+    );
+    assert_eq!(
+        vutf8::records::verdict_bits(b"abc", &[2i32], &mut []),
+        Ok(0)
+    );
     assert_eq!(offsets(b"abc", &[2i32]).unwrap().count(), 0);
 }
 

@@ -116,20 +116,21 @@ impl Verdicts {
 /// Offset layouts: the bytes the rows cover, `values[offsets[0]..offsets[len]]`, are
 /// searched once; then each row is two byte tests (and a search of the error list when
 /// there were errors), in the core's loop over the offsets
-/// ([`vutf8::records::ByOffsets::verdict_bits`]).
+/// ([`vutf8::records::verdict_bits`], a group of rows at a time while their bytes are in
+/// the cache).
 fn offset_verdicts<O: OffsetSizeTrait + Offset>(array: &GenericBinaryArray<O>) -> BooleanBuffer {
     if array.is_empty() {
         // (An empty slice may come with a values buffer that ends before its one offset,
         // as from Arrow's C interface.)
         return BooleanBuffer::new_unset(0);
     }
-    let Ok(rows) = vutf8::records::offsets(array.value_data(), array.value_offsets()) else {
+    let mut words = vec![0u64; array.len().div_ceil(64)];
+    if vutf8::records::verdict_bits(array.value_data(), array.value_offsets(), &mut words).is_err()
+    {
         // Offsets out of order or past the values: no row's bytes can be read. (Arrow's
         // own arrays never have them; one imported unchecked could.)
         return BooleanBuffer::new_unset(array.len());
-    };
-    let mut words = vec![0u64; array.len().div_ceil(64)];
-    rows.verdict_bits(&mut words);
+    }
     BooleanBuffer::new(Buffer::from_vec(words), 0, array.len())
 }
 

@@ -92,7 +92,7 @@ pub use delimited::{lines, split, DelimiterError, Records};
 #[cfg(feature = "alloc")]
 pub use policy::{repair, InvalidRecord, Policy, Repair, Repaired};
 #[cfg(feature = "alloc")]
-pub use ranges::{offsets, ByOffsets, InOrder, Offset, OffsetsError, RangeMap};
+pub use ranges::{offsets, verdict_bits, ByOffsets, InOrder, Offset, OffsetsError, RangeMap};
 pub use record::Record;
 #[cfg(feature = "std")]
 pub use stream::{Frame, Framing, RecordReader, StreamRecord, DEFAULT_MAX_RECORD};

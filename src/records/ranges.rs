@@ -41,6 +41,7 @@
 //! checks the rule against `core::str::from_utf8` on every range of many buffers.
 
 use super::record::Record;
+use crate::engine;
 use crate::errors::errors;
 use crate::grammar::is_continuation;
 use alloc::vec::Vec;
@@ -213,14 +214,7 @@ pub fn offsets<'a, O: Offset>(
     values: &'a [u8],
     offsets: &'a [O],
 ) -> Result<ByOffsets<'a, O>, OffsetsError> {
-    let mut last = 0;
-    for (i, o) in offsets.iter().enumerate() {
-        let at = o.to_usize().ok_or(OffsetsError { index: i })?;
-        if at > values.len() || (i > 0 && at < last) {
-            return Err(OffsetsError { index: i });
-        }
-        last = at;
-    }
+    let last = check_offsets(values, offsets)?;
     let first = offsets.first().map_or(0, |o| o.to_usize().unwrap_or(0));
     Ok(ByOffsets {
         map: RangeMap::new(&values[first..last]),
@@ -231,19 +225,150 @@ pub fn offsets<'a, O: Offset>(
     })
 }
 
+/// The verdict of every record of `values` at `offsets` (as [`offsets`] gives them), a bit
+/// each: bit `i % 64` of `words[i / 64]` set when record `i` is valid (the words the
+/// records cover are overwritten, their bits past the last record cleared, later words left
+/// alone); returns how many are valid. For columns of many short rows (Arrow's `is_valid`
+/// kernels), faster than the iterator: the records are taken `VERDICT_GROUP` at a time,
+/// their bytes validated in one call, and when those have no error a record is valid
+/// exactly when it is empty or both its ends are character boundaries (byte tests while
+/// the bytes are still in the nearest cache; when every offset of the group is a boundary,
+/// as where rows of text were cut between characters, all of its records are valid); a
+/// group with an error takes the general rule of [`RangeMap`].
+///
+/// ```
+/// let values = "añ€".as_bytes(); // 1 + 2 + 3 bytes
+/// let offsets = [0u32, 1, 3, 3, 4, 6];
+/// let mut words = [0u64; 1];
+/// let valid = vutf8::records::verdict_bits(values, &offsets, &mut words)?;
+/// assert_eq!((valid, words[0]), (3, 0b00111)); // "a", "ñ", "" are; the cut € is not
+/// # Ok::<(), vutf8::records::OffsetsError>(())
+/// ```
+///
+/// # Errors
+/// [`OffsetsError`] as [`offsets`] refuses them.
+///
+/// # Panics
+/// When `words` has fewer bits than there are records.
+pub fn verdict_bits<O: Offset>(
+    values: &[u8],
+    offsets: &[O],
+    words: &mut [u64],
+) -> Result<usize, OffsetsError> {
+    check_offsets(values, offsets)?;
+    let n = offsets.len().saturating_sub(1);
+    assert!(words.len() * 64 >= n, "a bit for every record");
+    // Checked just now: in order, inside the values.
+    let at = |o: O| sealed::Sealed::to_usize_checked_before(o);
+    let mut valid = 0;
+    for (g, out) in words[..n.div_ceil(64)]
+        .chunks_mut(VERDICT_GROUP / 64)
+        .enumerate()
+    {
+        let rows = &offsets[g * VERDICT_GROUP..=(n.min((g + 1) * VERDICT_GROUP))];
+        let base = at(rows[0]);
+        let span = &values[base..at(rows[rows.len() - 1])];
+        let count = rows.len() - 1;
+        if engine::is_valid(span) {
+            // No error in the group's bytes: the two ends of each record. (Each word is
+            // built in a register and written once: an `|=` into memory per record would
+            // wait on the store of the record before.)
+            let boundary = |at: usize| span.get(at).is_none_or(|&b| !is_continuation(b));
+            // Mostly every offset is a boundary (rows of text, cut between characters), and
+            // then every record is valid: one test of each offset, without a branch.
+            let cut = rows
+                .iter()
+                .fold(false, |cut, &o| cut | !boundary(at(o) - base));
+            if !cut {
+                for (w, word) in out.iter_mut().enumerate() {
+                    *word = u64::MAX >> (64 - (count - w * 64).min(64));
+                }
+                valid += count;
+                continue;
+            }
+            let mut start = 0;
+            let mut start_ok = true;
+            for (w, word) in out.iter_mut().enumerate() {
+                let mut bits = 0;
+                for (r, &o) in rows[1 + w * 64..=count.min(w * 64 + 64)].iter().enumerate() {
+                    let end = at(o) - base;
+                    let end_ok = boundary(end);
+                    let v = (start == end) | (start_ok & end_ok);
+                    bits |= u64::from(v) << r;
+                    (start, start_ok) = (end, end_ok);
+                }
+                *word = bits;
+            }
+        } else {
+            let map = RangeMap::new(span);
+            let mut in_order = map.in_order();
+            for (w, word) in out.iter_mut().enumerate() {
+                let mut bits = 0;
+                for (r, pair) in rows[w * 64..=count.min(w * 64 + 64)].windows(2).enumerate() {
+                    let v = in_order.is_valid(at(pair[0]) - base..at(pair[1]) - base);
+                    bits |= u64::from(v) << r;
+                }
+                *word = bits;
+            }
+        }
+        valid += out.iter().map(|w| w.count_ones() as usize).sum::<usize>();
+    }
+    Ok(valid)
+}
+
+/// Checks that `offsets` are records of `values` (see [`offsets`]); returns the last.
+fn check_offsets<O: Offset>(values: &[u8], offsets: &[O]) -> Result<usize, OffsetsError> {
+    // In order, the offsets lie inside the values when the first and the last do: one
+    // pass comparing neighbours, without a branch (it takes vector instructions; a column
+    // has many offsets). The index of the first bad one is looked for only when there is one.
+    let in_order = offsets
+        .iter()
+        .zip(offsets.iter().skip(1))
+        .fold(true, |ok, (before, after)| ok & (before <= after));
+    match (offsets.first(), offsets.last()) {
+        (None, _) | (_, None) => return Ok(0),
+        (Some(first), Some(last)) if in_order && first.to_usize().is_some() => {
+            if let Some(last) = last.to_usize().filter(|&l| l <= values.len()) {
+                return Ok(last);
+            }
+        }
+        _ => {}
+    }
+    let mut last = 0;
+    for (i, o) in offsets.iter().enumerate() {
+        match o.to_usize() {
+            Some(at) if at <= values.len() && at >= last => last = at,
+            _ => return Err(OffsetsError { index: i }),
+        }
+    }
+    Ok(last)
+}
+
+/// The records [`verdict_bits`] validates together (a multiple of 64).
+const VERDICT_GROUP: usize = 256;
+
 /// An offset of [`offsets`]: Arrow's `i32` and `i64`, and `u32`, `u64`, `usize`.
-pub trait Offset: Copy + sealed::Sealed {
+pub trait Offset: Copy + Ord + sealed::Sealed {
     /// The offset as an index, if it is one (not negative, not too large).
     fn to_usize(self) -> Option<usize>;
 }
 
 mod sealed {
-    pub trait Sealed {}
+    /// Seals [`super::Offset`]; its method is for this module only.
+    pub trait Sealed {
+        /// The offset as a `usize`, for one already checked by `to_usize` (a plain cast).
+        fn to_usize_checked_before(self) -> usize;
+    }
 }
 
 macro_rules! offset {
     ($($t:ty),*) => {$(
-        impl sealed::Sealed for $t {}
+        impl sealed::Sealed for $t {
+            #[inline]
+            fn to_usize_checked_before(self) -> usize {
+                self as usize
+            }
+        }
         impl Offset for $t {
             #[inline]
             fn to_usize(self) -> Option<usize> {
@@ -293,70 +418,6 @@ pub struct ByOffsets<'a, O> {
     index: usize,
     /// The [`InOrder`] walk's position, kept here so the iterator owns its map.
     next_error: usize,
-}
-
-impl<O: Offset> ByOffsets<'_, O> {
-    /// The verdicts of the records not yet yielded, a bit each: bit `i % 64` of
-    /// `words[i / 64]` for the `i`-th of them, set when it is valid (the words they cover
-    /// are overwritten, later words left alone); returns how many are valid. The same
-    /// verdicts as iterating, for columns of many short rows: when the values have no error
-    /// at all, a record is valid exactly when it is empty or both its ends are character
-    /// boundaries ([`RangeMap::text`]), and a loop over the offsets decides it with two
-    /// byte tests and no branch on them.
-    ///
-    /// ```
-    /// let values = "añ€".as_bytes(); // 1 + 2 + 3 bytes
-    /// let offsets = [0u32, 1, 3, 3, 4, 6];
-    /// let mut words = [0u64; 1];
-    /// let valid = vutf8::records::offsets(values, &offsets)?.verdict_bits(&mut words);
-    /// assert_eq!((valid, words[0]), (3, 0b00111)); // "a", "ñ", "" are; the cut € is not
-    /// # Ok::<(), vutf8::records::OffsetsError>(())
-    /// ```
-    ///
-    /// # Panics
-    /// When `words` has fewer bits than there are records left.
-    pub fn verdict_bits(mut self, words: &mut [u64]) -> usize {
-        let n = self.len();
-        assert!(words.len() * 64 >= n, "a bit for every record");
-        let Some(text) = self.map.text() else {
-            // Errors in the values: each record by the general rule.
-            let mut valid = 0;
-            for (i, record) in self.by_ref().enumerate() {
-                if i % 64 == 0 {
-                    words[i / 64] = 0;
-                }
-                words[i / 64] |= u64::from(record.is_valid()) << (i % 64);
-                valid += usize::from(record.is_valid());
-            }
-            return valid;
-        };
-        let bytes = text.as_bytes();
-        let first = self.first;
-        // Offsets were checked by `offsets`: in order and inside the values. An offset is a
-        // boundary when it ends the values or its byte starts a character.
-        let at = |o: O| o.to_usize().unwrap_or(0) - first;
-        let boundary = |at: usize| bytes.get(at).is_none_or(|&b| !is_continuation(b));
-        let offsets = &self.offsets[self.index..];
-        let mut start = at(offsets[0]);
-        let mut start_ok = boundary(start);
-        let (mut valid, mut word) = (0, 0u64);
-        for (i, &o) in offsets[1..].iter().enumerate() {
-            let end = at(o);
-            let end_ok = boundary(end);
-            word |= u64::from(start == end || (start_ok & end_ok)) << (i % 64);
-            if i % 64 == 63 {
-                words[i / 64] = word;
-                valid += word.count_ones() as usize;
-                word = 0;
-            }
-            (start, start_ok) = (end, end_ok);
-        }
-        if !n.is_multiple_of(64) {
-            words[n / 64] = word;
-            valid += word.count_ones() as usize;
-        }
-        valid
-    }
 }
 
 impl<'a, O: Offset> Iterator for ByOffsets<'a, O> {
