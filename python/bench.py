@@ -1,6 +1,6 @@
 """vutf8 for Python against what Python programs use today, on real text and real logs.
 
-    python python/bench.py [--corpus DIR] [--logs DIR] [--runs N]
+    python python/bench.py [--corpus DIR] [--logs DIR] [--runs N] [--alone]
 
 Prints one table (the CPU, vutf8's backend, the library versions; per case the median time
 of one call over N interleaved runs, the throughput, and the speed relative to the case's
@@ -17,7 +17,8 @@ baseline, the first contender):
 
 Every contender's answer is checked once before it is timed. Runs are interleaved (each
 run times every contender of a case, in a rotating order), so a slow moment of the machine
-spreads over all of them.
+spreads over all of them. With `--alone`, each contender's runs are taken together instead,
+as one library alone in a process would run: the figures to compare with a peer's own.
 """
 
 from __future__ import annotations
@@ -68,13 +69,18 @@ class Case:
 
 
 def cpu_model() -> str:
+    """The CPU's model name, with its family and model numbers (a virtual machine may name
+    only the vendor: "AMD EPYC" is Zen 3 at family 25, Zen 5 at family 26)."""
+    fields: dict[str, str] = {}
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
+            key, _, value = line.partition(":")
+            fields.setdefault(key.strip(), value.strip())
     except OSError:
         pass
-    return platform.processor() or "unknown CPU"
+    if "model name" not in fields:
+        return platform.processor() or "unknown CPU"
+    return f"{fields['model name']} (family {fields.get('cpu family', '?')}, model {fields.get('model', '?')})"
 
 
 def valid_prefix(data: bytes, n: int) -> bytes:
@@ -162,20 +168,20 @@ def arrow_cases(logs: Path) -> list[Case]:
         assert va.to_string(column).equals(pc.cast(column, pa.string()))
         assert va.is_valid(series).all() and series.cast(pl.String).len() == len(lines)
         label = f"Arrow column: {name}, {len(lines):,} lines, {column.nbytes:,} B"
-        cases.append(
-            Case(
-                label,
-                sum(map(len, lines)),
-                [
-                    Contender("pc.cast(col, pa.string())", lambda: pc.cast(column, pa.string())),
-                    Contender("polars s.cast(pl.String)", lambda: series.cast(pl.String)),
-                    Contender("vutf8.arrow.is_valid(col)", lambda: va.is_valid(column)),
-                    Contender("vutf8.arrow.to_string(col)", lambda: va.to_string(column)),
-                    Contender("vutf8.arrow.is_valid(series)", lambda: va.is_valid(series)),
-                ],
-            )
-        )
+        cases.append(Case(label, sum(map(len, lines)), arrow_contenders(column, series)))
     return cases
+
+
+def arrow_contenders(column: pa.Array, series: pl.Series) -> list[Contender]:
+    # (A function of its own, so that each case's calls hold its own column: lambdas made
+    # in the loop above would all see the loop's last column.)
+    return [
+        Contender("pc.cast(col, pa.string())", lambda: pc.cast(column, pa.string())),
+        Contender("polars s.cast(pl.String)", lambda: series.cast(pl.String)),
+        Contender("vutf8.arrow.is_valid(col)", lambda: va.is_valid(column)),
+        Contender("vutf8.arrow.to_string(col)", lambda: va.to_string(column)),
+        Contender("vutf8.arrow.is_valid(series)", lambda: va.is_valid(series)),
+    ]
 
 
 def line_cases(logs: Path) -> list[Case]:
@@ -189,18 +195,17 @@ def line_cases(logs: Path) -> list[Case]:
         assert vutf8.line_verdicts(buf) == expected, "line rules differ on this file"
         bad = expected.count(False)
         label = f"line verdicts: {name}, {len(expected):,} lines ({bad:,} invalid)"
-        cases.append(
-            Case(
-                label,
-                len(buf),
-                [
-                    Contender("splitlines() + decode loop", lambda: py_line_verdicts(buf)),
-                    Contender("vutf8.line_verdicts", lambda: vutf8.line_verdicts(buf)),
-                    Contender("vutf8.invalid_lines", lambda: vutf8.invalid_lines(buf)),
-                ],
-            )
-        )
+        cases.append(Case(label, len(buf), line_contenders(buf)))
     return cases
+
+
+def line_contenders(buf: bytes) -> list[Contender]:
+    # (A function of its own: see `arrow_contenders`.)
+    return [
+        Contender("splitlines() + decode loop", lambda: py_line_verdicts(buf)),
+        Contender("vutf8.line_verdicts", lambda: vutf8.line_verdicts(buf)),
+        Contender("vutf8.invalid_lines", lambda: vutf8.invalid_lines(buf)),
+    ]
 
 
 def calls_per_run(call: Callable[[], object], at_least: float = 0.02) -> int:
@@ -212,10 +217,16 @@ def calls_per_run(call: Callable[[], object], at_least: float = 0.02) -> int:
         number *= 4
 
 
-def median_times(case: Case, runs: int) -> list[float]:
-    """The median seconds per call of each contender, over `runs` interleaved runs."""
+def median_times(case: Case, runs: int, alone: bool) -> list[float]:
+    """The median seconds per call of each contender, over `runs` interleaved runs (or, when
+    `alone`, over `runs` runs of each contender in turn)."""
     numbers = [calls_per_run(c.call) for c in case.contenders]
     times: list[list[float]] = [[] for _ in case.contenders]
+    if alone:
+        for i, c in enumerate(case.contenders):
+            for _ in range(runs):
+                times[i].append(timeit.timeit(c.call, number=numbers[i]) / numbers[i])
+        return [statistics.median(t) for t in times]
     for run in range(runs):
         order = list(range(len(case.contenders)))
         order = order[run % len(order) :] + order[: run % len(order)]
@@ -245,16 +256,23 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=ROOT / "target" / "real-corpus")
     parser.add_argument("--logs", type=Path, default=ROOT / "target" / "real-logs")
     parser.add_argument("--runs", type=int, default=7, help="interleaved runs (median)")
+    parser.add_argument(
+        "--alone",
+        action="store_true",
+        help="time each contender's runs together, not interleaved with the others' (what"
+        " one library alone in a process sees: its data stays in the caches)",
+    )
     args = parser.parse_args()
     print(f"CPU: {cpu_model()}; vutf8 backend: {vutf8.backend()}")
     print(
         f"Python {platform.python_version()}, pyarrow {pa.__version__}, polars {pl.__version__};"
-        f" median of {args.runs} interleaved runs; the last column: speed relative to the"
+        f" median of {args.runs} {'runs of each alone' if args.alone else 'interleaved runs'};"
+        " the last column: speed relative to the"
         " first line of each case"
     )
     cases = text_cases(args.corpus) + arrow_cases(args.logs) + line_cases(args.logs)
     for case in cases:
-        print_case(case, median_times(case, args.runs))
+        print_case(case, median_times(case, args.runs, args.alone))
 
 
 if __name__ == "__main__":
