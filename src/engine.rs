@@ -14,6 +14,7 @@ use crate::arch;
 use crate::backend::Backend;
 use crate::error::Utf8Error;
 use crate::scalar;
+use crate::tiers;
 
 /// Whether `input` is valid UTF-8. The fastest check this crate has. (Which input lengths
 /// take which path: see `src/tiers.rs`.)
@@ -35,14 +36,31 @@ pub(crate) fn is_valid_at(input: &[u8], at: u64) -> bool {
 pub(crate) fn validate(input: &[u8]) -> Result<(), Utf8Error> {
     match arch::validate(input, 0) {
         Ok(()) => Ok(()),
-        Err(from) => Err(exact_error(input, arch::locate(input, from))),
+        Err(from) => Err(first_error(input, from)),
+    }
+}
+
+/// The exact first error of `input`, after the selected backend said `Err(from)`: its cold
+/// `locate` narrows the search down to a few bytes, except where fewer than
+/// `tiers::LOCATE_SCALAR_BELOW` bytes are left after `from`, which the scalar decoder
+/// reads faster than `locate` starts up.
+#[cold]
+#[inline(never)]
+fn first_error(input: &[u8], from: usize) -> Utf8Error {
+    let from = from.min(input.len());
+    if input.len() - from < tiers::LOCATE_SCALAR_BELOW {
+        exact_error(input, from)
+    } else {
+        exact_error(input, arch::locate(input, from))
     }
 }
 
 /// Finds the exact first error, given a backend's `locate` report that it starts at or
 /// after the character containing byte `pos - 1` (see `arch`).
-#[cold]
-#[inline(never)]
+/// (Inlined into its cold callers, with the scalar decoder: the error is then built once,
+/// where it is returned, rather than stored by one function and loaded by the next, which
+/// stalls on the store.)
+#[inline(always)]
 pub(crate) fn exact_error(input: &[u8], pos: usize) -> Utf8Error {
     // Back up over at most 3 continuation bytes to the start of the character that may be
     // left open before `pos`; everything before that character is valid.
@@ -56,9 +74,9 @@ pub(crate) fn exact_error(input: &[u8], pos: usize) -> Utf8Error {
     if start > 0 && input[start - 1] >= 0xC0 {
         start -= 1;
     }
-    match scalar::validate_from(input, start) {
+    match scalar::validate_until(input, start, input.len()) {
         Err(e) => e,
-        Ok(()) => unreachable!("vutf8: a vector backend reported an error the scalar decoder does not see (input length {}, position {pos})", input.len()),
+        Ok(_) => unreachable!("vutf8: a vector backend reported an error the scalar decoder does not see (input length {}, position {pos})", input.len()),
     }
 }
 

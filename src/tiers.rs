@@ -83,6 +83,13 @@ pub const MEDIUM_GROUP: usize = 4;
 /// long invalid input stops soon after its error.
 pub const MEDIUM_ERROR_TEST: usize = 64;
 
+/// When a validator reports an error with fewer than this many bytes after its `from`
+/// (every input shorter than this), the scalar decoder finds the exact error from there
+/// without the backend's vector `locate`, whose start-up (its tables, a copy of the last
+/// partial block) costs more than reading that many bytes (docs/PERFORMANCE.md, "Per
+/// call").
+pub const LOCATE_SCALAR_BELOW: usize = 64;
+
 /// The main loop tests its error accumulator after this many blocks (512 bytes): an error
 /// is found at most that far after it occurs.
 pub const LOOP_GROUP: usize = 8;
