@@ -21,6 +21,11 @@
 //! The 128-bit backends are SSE4.2, NEON and simd128. Why each tier ends where it does is
 //! measured in `docs/PERFORMANCE.md` ("Per call").
 //!
+//! After a validator reports an error (`Err(from)`), the exact-error functions let the
+//! backend's vector `locate` narrow it down to a few bytes, unless fewer than
+//! `LOCATE_SCALAR_BELOW` (64) bytes follow `from` (every input shorter than that): the
+//! scalar decoder then reads them from `from` alone.
+//!
 //! Without a vector backend (scalar fallback): `< FALLBACK_STD_BELOW` (16) bytes go to
 //! `core::str::from_utf8`, longer ones to [`crate::scalar`]. [`crate::count_chars`]: under
 //! `COUNT_PORTABLE_BELOW` (64) bytes a word at a time, longer ones by the counter of the

@@ -35,8 +35,8 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use common::Tier;
 use vutf8::tiers::{
-    ASCII_SKIP_BLOCKS, BLOCK, LOOP_GROUP, MEDIUM_BELOW, MEDIUM_ERROR_TEST, MEDIUM_GROUP,
-    REGISTER_128, REGISTER_256, REGISTER_512, SHORT_BELOW,
+    ASCII_SKIP_BLOCKS, BLOCK, LOCATE_SCALAR_BELOW, LOOP_GROUP, MEDIUM_BELOW, MEDIUM_ERROR_TEST,
+    MEDIUM_GROUP, REGISTER_128, REGISTER_256, REGISTER_512, SHORT_BELOW,
 };
 use vutf8::{Backend, ErrorKind, Utf8Error, Validator};
 
@@ -120,6 +120,10 @@ const PATTERNS: &[Pattern] = &[
 /// of the three widths up to two 512-bit registers, every overlapping last register, the
 /// short path's ASCII test).
 const ALL_UP_TO: usize = 2 * BLOCK + REGISTER_256;
+// Every tier swept with every offset reaches past the end of the errors found by the
+// scalar decoder alone (the reduced tier's `2 * BLOCK + 4` the smallest), so that every
+// error position on both sides of `LOCATE_SCALAR_BELOW` is checked in every tier.
+const _: () = assert!(LOCATE_SCALAR_BELOW + 3 < 2 * BLOCK + 4 && 2 * BLOCK + 4 <= ALL_UP_TO);
 /// The bytes of one group of the medium path.
 const GROUP: usize = MEDIUM_GROUP * BLOCK;
 /// The first length whose main loop, in a long input, runs a whole group after its first

@@ -57,7 +57,9 @@
 //!
 //! Columns of strings in Arrow are a values buffer and offsets: [`offsets`] gives their
 //! records with the same verdicts, from one search of the values ([`RangeMap`]; its module
-//! documentation has the rule, which holds for ranges anywhere, in any order).
+//! documentation has the rule, which holds for ranges anywhere, in any order), and
+//! [`verdict_bits`] writes every record's verdict as a bit, a group of rows at a time
+//! (what Arrow's validity kernels want: `vutf8-arrow`).
 //!
 //! # Repair
 //!
