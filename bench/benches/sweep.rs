@@ -36,7 +36,8 @@ use plotters::prelude::*;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use support::peers;
+use support::{geomean, peers};
+use vutf8_corpus::Rng;
 
 /// A validator of the sweep: its name and whether it is vutf8 (the others are the peers).
 struct Contender {
@@ -203,26 +204,9 @@ fn options() -> Options {
     o
 }
 
-/// A small, fast generator (xorshift64*): the messages are the same in every run.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 fn is_boundary(text: &[u8], at: usize) -> bool {
-    at == text.len() || text[at] & 0xC0 != 0x80
+    text.get(at)
+        .is_none_or(|&b| !vutf8::grammar::is_continuation(b))
 }
 
 /// One message of exactly `size` bytes of `text`, from a random character boundary: a
@@ -272,7 +256,7 @@ impl Messages {
             message(text, size, rng, &mut arena);
             if invalid {
                 let at = start + rng.below(size);
-                arena[at] = if rng.next() & 1 == 0 { 0xFF } else { 0x80 };
+                arena[at] = if rng.next_u64() & 1 == 0 { 0xFF } else { 0x80 };
                 // A stray continuation byte right after a lead byte would complete it:
                 // make sure the message is invalid.
                 if std::str::from_utf8(&arena[start..start + size]).is_ok() {
@@ -341,11 +325,6 @@ fn sweep(kind: &Kind, text: &[u8], o: &Options) -> Vec<Row> {
             ns: per.iter_mut().map(|s| support::median(s)).collect(),
         })
         .collect()
-}
-
-fn geomean(xs: impl Iterator<Item = f64>) -> f64 {
-    let (sum, n) = xs.fold((0.0, 0usize), |(s, n), x| (s + x.ln(), n + 1));
-    (sum / n as f64).exp()
 }
 
 /// Whether a peer counts in "the fastest peer": when vutf8 runs a narrower backend than

@@ -105,6 +105,14 @@ pub fn ns_per_call(target: Duration, mut f: impl FnMut() -> bool) -> f64 {
     }
 }
 
+/// The geometric mean of `xs` (which must not be empty).
+pub fn geomean(xs: impl IntoIterator<Item = f64>) -> f64 {
+    let (sum, n) = xs
+        .into_iter()
+        .fold((0.0, 0usize), |(s, n), x| (s + x.ln(), n + 1));
+    (sum / n as f64).exp()
+}
+
 /// The median of `xs` (which must not be empty).
 pub fn median(xs: &mut [f64]) -> f64 {
     xs.sort_by(|a, b| a.partial_cmp(b).unwrap());

@@ -139,10 +139,6 @@ fn ratio(ns: &[f64]) -> f64 {
     best_peer / ns[0]
 }
 
-fn geomean(xs: &[f64]) -> f64 {
-    (xs.iter().map(|x| x.ln()).sum::<f64>() / xs.len() as f64).exp()
-}
-
 fn min(xs: &[f64]) -> f64 {
     xs.iter().copied().fold(f64::INFINITY, f64::min)
 }
@@ -389,7 +385,7 @@ pub fn run(dir: &Path, rounds: usize, batch: Duration, plot_to: Option<&Path>) {
             println!(
                 "| {what} | {} | {:.2} | {:.2} |",
                 xs.len(),
-                geomean(xs),
+                super::geomean(xs.iter().copied()),
                 min(xs)
             );
         }
