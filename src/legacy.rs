@@ -25,7 +25,7 @@
 //! # The same engine
 //!
 //! Strict UTF-8 is a subset of this profile, and real text almost never leaves the subset.
-//! So [`validate`] walks the strict errors of the input ([`crate::errors`]: the fast
+//! So [`validate`] walks the strict errors of the input ([`crate::errors()`]: the fast
 //! validator, with a scalar stretch after each error so that text dense with legacy forms
 //! does not restart the vector code for every character), and only at each strict error
 //! does the scalar legacy decoder ([`decode_char`]) look at one sequence: if it is a legacy

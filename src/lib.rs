@@ -22,7 +22,7 @@
 //!   vector code only finds the 64-byte block with the error, and the scalar decoder then
 //!   finds the exact position.
 //! - [`Backend`] names each implementation, says which this CPU can run, and runs one.
-//! - [`errors`] yields *every* error of an input (each with its position and reason),
+//! - [`errors()`] yields *every* error of an input (each with its position and reason),
 //!   resuming after each ill-formed part as `String::from_utf8_lossy` does, at the speed
 //!   of [`is_valid`] on valid input; [`ErrorScanner`] does the same on a stream.
 //! - [`scalar`] is the plain reference decoder the vector code is tested against.

@@ -9,7 +9,7 @@
 //! Valid input is returned borrowed after one pass of the fast validator.
 //!
 //! [`Repairer`] does the same on a stream, in constant memory, on
-//! [`ErrorScanner`](crate::ErrorScanner): the scanner holds back at most three bytes of a
+//! [`crate::ErrorScanner`]: the scanner holds back at most three bytes of a
 //! sequence split across chunks, and the output on a sequence of chunks equals
 //! [`from_utf8_lossy`] on their concatenation.
 

@@ -1,7 +1,7 @@
 //! Everything that depends on the target: the backends and how one is chosen.
 //!
 //! This is the one place where target `cfg`s are spelled out. Each target lists its vector
-//! backends **once**, in one [`backends!`] table, narrowest first:
+//! backends **once**, in one `backends!` table, narrowest first:
 //!
 //! ```text
 //! backends! { mod x86;
@@ -29,9 +29,9 @@
 //!   its delimiter search or its error bits. When the widest backend of the table is enabled at
 //!   compile time (`-C target-cpu=native`, and always for NEON on aarch64), or there is no
 //!   run-time detection (no `std`, or a target without it), the choice is made at compile
-//!   time and called directly. Otherwise (x86 with `std`) the first call detects the CPU and
-//!   stores the chosen function in a static pointer; later calls are one load and an
-//!   indirect call.
+//!   time and called directly. Otherwise (x86 with `std`) the first call of each detects the
+//!   CPU and stores the chosen function in its static pointer; later calls are one load
+//!   and an indirect call. All but the cold `locate` are written once, in one `dispatched!` table.
 //! - `for_each_vector` (tests): run a test with every vector type this CPU supports.
 //!
 //! Adding a backend is one entry in its target's table, plus its [`Backend`] variant (AVX-512
@@ -99,7 +99,7 @@ pub(crate) type MarksFn = unsafe fn(&[u8], u8, &mut Positions) -> (usize, bool);
 /// ([`generic::marks::flags`]): a bit per byte in a bit set; returns whether there is any.
 pub(crate) type FlagsFn = unsafe fn(&[u8], &mut [u64]) -> bool;
 
-/// One vector backend of this target: a row of its [`backends!`] table.
+/// One vector backend of this target: a row of its `backends!` table.
 struct Entry {
     backend: Backend,
     /// The raw validator; may only be called where `detect` returns true.
@@ -396,13 +396,6 @@ const STATIC_ENTRY: Option<Option<&Entry>> = {
     choice
 };
 
-/// The validator chosen at compile time, if the choice can be made then ([`STATIC_ENTRY`]).
-const STATIC_CHOICE: Option<RawValidate> = match STATIC_ENTRY {
-    Some(Some(entry)) => Some(entry.raw),
-    Some(None) => Some(portable::fallback_validate as RawValidate),
-    None => None,
-};
-
 #[cfg(all(test, feature = "std"))]
 mod tests {
     /// The delimiter search of every backend this CPU runs, and the one `marks` dispatches
@@ -587,16 +580,88 @@ mod tests {
     }
 }
 
-/// Runs the best backend this CPU has (see the module documentation) on `input`, which
-/// starts `at` bytes into its text (see [`RawValidate`]). An `Err` goes to [`locate`].
-#[inline]
-pub(crate) fn validate(input: &[u8], at: usize) -> Result<(), usize> {
-    match STATIC_CHOICE {
-        // SAFETY: a compiled-in backend's feature is enabled for the whole program; the
-        // fallback is safe.
-        Some(f) => unsafe { f(input, at) },
-        None => dispatch::validate(input, at),
+/// Defines, for columns of the table, the function that runs the chosen backend's entry,
+/// chosen as the module documentation says: at compile time where the choice can be made
+/// then ([`STATIC_ENTRY`]); else once, on first use, by `run_time_choice!`. A row reads
+/// `fn NAME(ARGS) -> RESULT = COLUMN: POINTER TYPE, else FALLBACK;`, the fallback being what
+/// runs where there is no vector backend.
+macro_rules! dispatched {
+    ($($(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty
+        = $field:ident: $fn_type:ty, else $fallback:path;)+) => {$(
+        $(#[$doc])*
+        #[inline]
+        pub(crate) fn $name($($arg: $ty),*) -> $ret {
+            match STATIC_ENTRY {
+                // SAFETY: a compiled-in backend's features are enabled for the whole program.
+                Some(Some(entry)) => unsafe { (entry.$field)($($arg),*) },
+                Some(None) => $fallback($($arg),*),
+                None => run_time_choice!(($($arg: $ty),*) -> $ret = $field: $fn_type, else $fallback),
+            }
+        }
+    )+};
+}
+
+cfg_if::cfg_if! {
+    if #[cfg(feature = "std")] {
+        /// The run-time choice of one column (x86 with `std`): a static pointer that starts
+        /// at a `detect` function, which finds the widest backend this CPU runs (none: the
+        /// fallback), stores that entry's function in its place and runs it. Every column
+        /// finds the same backend ([`selected`]).
+        macro_rules! run_time_choice {
+            (($($arg:ident: $ty:ty),*) -> $ret:ty = $field:ident: $fn_type:ty, else $fallback:path) => {{
+                use core::sync::atomic::{AtomicPtr, Ordering};
+                /// The chosen function; starts as `detect`, which replaces itself.
+                static CHOSEN: AtomicPtr<()> = AtomicPtr::new(detect as *mut ());
+                /// First call only: choose, remember, and run.
+                unsafe fn detect($($arg: $ty),*) -> $ret {
+                    let f = entry(selected()).map_or($fallback as $fn_type, |e| e.$field);
+                    CHOSEN.store(f as *mut (), Ordering::Release);
+                    // SAFETY: `entry` only returns entries whose backend this CPU can run.
+                    unsafe { f($($arg),*) }
+                }
+                let f = CHOSEN.load(Ordering::Acquire);
+                // SAFETY: CHOSEN only ever holds `detect`, the column's function of an entry
+                // or the fallback, all of this type, stored as pointers of this type.
+                let f = unsafe { core::mem::transmute::<*mut (), $fn_type>(f) };
+                // SAFETY: `detect` checks the CPU; the others were checked by it.
+                unsafe { f($($arg),*) }
+            }};
+        }
+    } else {
+        /// Without `std` every choice is made at compile time ([`STATIC_ENTRY`] is never
+        /// `None`): never run.
+        macro_rules! run_time_choice {
+            (($($arg:ident: $ty:ty),*) -> $ret:ty = $field:ident: $fn_type:ty, else $fallback:path) => {
+                $fallback($($arg),*)
+            };
+        }
     }
+}
+
+dispatched! {
+    /// Runs the best backend this CPU has (see the module documentation) on `input`, which
+    /// starts `at` bytes into its text (see [`RawValidate`]). An `Err` goes to [`locate`].
+    fn validate(input: &[u8], at: usize) -> Result<(), usize>
+        = raw: RawValidate, else portable::fallback_validate;
+
+    /// The number of bytes that are not continuation bytes (character counting,
+    /// `crate::count`), by the counter of the backend [`validate`] runs (the `count` column
+    /// of the table).
+    fn count_non_continuation(bytes: &[u8]) -> usize
+        = count: CountFn, else portable::count_non_continuation;
+
+    /// The positions of the bytes of `window` (at most `RECORD_WINDOW`) equal to `byte`, in
+    /// `positions`, with the search of the backend [`validate`] runs (the `marks` column of
+    /// the table); returns how many, and whether the window is ASCII.
+    fn marks(window: &[u8], byte: u8, positions: &mut Positions) -> (usize, bool)
+        = marks: MarksFn, else portable::marks;
+
+    /// The error bits of `region`, a stretch of records, a bit per byte in `words` (at least
+    /// `region.len() / 64 + 2` of them), by the backend [`validate`] runs (the `flags` column
+    /// of the table); returns whether there is any. See [`generic::marks::flags`] for what a
+    /// bit says about a record.
+    fn flags(region: &[u8], words: &mut [u64]) -> bool
+        = flags: FlagsFn, else portable::flags;
 }
 
 /// Where the error of `input` is, after [`validate`] said `Err(from)`: the cold `locate` of
@@ -609,190 +674,5 @@ pub(crate) fn locate(input: &[u8], from: usize) -> usize {
         // The fallback's position is exact.
         Some(None) => from,
         None => locate_with(selected(), input, from),
-    }
-}
-
-/// Run-time dispatch (x86 with `std`): a static pointer that starts at `detect`.
-#[cfg(feature = "std")]
-mod dispatch {
-    use super::{entry, portable, selected, CountFn, FlagsFn, MarksFn, Positions, RawValidate};
-    use core::sync::atomic::{AtomicPtr, Ordering};
-
-    /// The chosen raw validator; starts as `detect`, which replaces itself.
-    static CHOSEN: AtomicPtr<()> = AtomicPtr::new(detect as *mut ());
-
-    /// The chosen counter; starts as `detect_count`, which replaces itself.
-    static COUNT: AtomicPtr<()> = AtomicPtr::new(detect_count as *mut ());
-
-    /// The chosen delimiter search; starts as `detect_marks`, which replaces itself.
-    static MARKS: AtomicPtr<()> = AtomicPtr::new(detect_marks as *mut ());
-
-    /// The chosen error bits of records; starts as `detect_flags`, which replaces itself.
-    static FLAGS: AtomicPtr<()> = AtomicPtr::new(detect_flags as *mut ());
-
-    /// What `choose` chose.
-    struct Chosen {
-        validate: RawValidate,
-        count: CountFn,
-        marks: MarksFn,
-        flags: FlagsFn,
-    }
-
-    /// The choice, made once: the table entry of the widest backend this CPU runs (none:
-    /// the portable fallbacks), stored in the four statics.
-    fn choose() -> Chosen {
-        let best = entry(selected());
-        let chosen = Chosen {
-            validate: best.map_or(portable::fallback_validate as RawValidate, |e| e.raw),
-            count: best.map_or(portable::count_non_continuation as CountFn, |e| e.count),
-            marks: best.map_or(portable::marks as MarksFn, |e| e.marks),
-            flags: best.map_or(portable::flags as FlagsFn, |e| e.flags),
-        };
-        CHOSEN.store(chosen.validate as *mut (), Ordering::Release);
-        COUNT.store(chosen.count as *mut (), Ordering::Release);
-        MARKS.store(chosen.marks as *mut (), Ordering::Release);
-        FLAGS.store(chosen.flags as *mut (), Ordering::Release);
-        chosen
-    }
-
-    /// First call only: choose, remember, and run.
-    unsafe fn detect(input: &[u8], at: usize) -> Result<(), usize> {
-        // SAFETY: `entry` only returns entries whose backend this CPU can run.
-        unsafe { (choose().validate)(input, at) }
-    }
-
-    /// First count only: choose, remember, and count.
-    unsafe fn detect_count(bytes: &[u8]) -> usize {
-        // SAFETY: as in `detect`.
-        unsafe { (choose().count)(bytes) }
-    }
-
-    /// First delimiter search only: choose, remember, and search.
-    unsafe fn detect_marks(window: &[u8], byte: u8, positions: &mut Positions) -> (usize, bool) {
-        // SAFETY: as in `detect`.
-        unsafe { (choose().marks)(window, byte, positions) }
-    }
-
-    /// First error bits only: choose, remember, and search.
-    unsafe fn detect_flags(region: &[u8], words: &mut [u64]) -> bool {
-        // SAFETY: as in `detect`.
-        unsafe { (choose().flags)(region, words) }
-    }
-
-    /// Runs the error bits that `choose` chose (choosing them on first use).
-    #[inline]
-    pub(super) fn flags(region: &[u8], words: &mut [u64]) -> bool {
-        let f = FLAGS.load(Ordering::Acquire);
-        // SAFETY: FLAGS only ever holds `detect_flags` or the error bits of an `entry` or
-        // the portable ones, all of type FlagsFn, stored as pointers of that type.
-        let f = unsafe { core::mem::transmute::<*mut (), FlagsFn>(f) };
-        // SAFETY: `detect_flags` checks the CPU; the others were checked by it.
-        unsafe { f(region, words) }
-    }
-
-    /// Runs the delimiter search that `choose` chose (choosing it on first use).
-    #[inline]
-    pub(super) fn marks(window: &[u8], byte: u8, positions: &mut Positions) -> (usize, bool) {
-        let f = MARKS.load(Ordering::Acquire);
-        // SAFETY: MARKS only ever holds `detect_marks` or the search of an `entry` or the
-        // portable one, all of type MarksFn, stored as pointers of that type.
-        let f = unsafe { core::mem::transmute::<*mut (), MarksFn>(f) };
-        // SAFETY: `detect_marks` checks the CPU; the others were checked by it.
-        unsafe { f(window, byte, positions) }
-    }
-
-    /// Runs the counter that `choose` chose (choosing it on first use).
-    #[inline]
-    pub(super) fn count(bytes: &[u8]) -> usize {
-        let f = COUNT.load(Ordering::Acquire);
-        // SAFETY: COUNT only ever holds `detect_count` or the counter of an `entry` or the
-        // portable one, all of type CountFn, stored as pointers of that type.
-        let f = unsafe { core::mem::transmute::<*mut (), CountFn>(f) };
-        // SAFETY: `detect_count` checks the CPU; the others were checked by it.
-        unsafe { f(bytes) }
-    }
-
-    /// Runs the validator that `detect` chose (choosing it on first use).
-    #[inline]
-    pub(super) fn validate(input: &[u8], at: usize) -> Result<(), usize> {
-        let f = CHOSEN.load(Ordering::Acquire);
-        // SAFETY: CHOSEN only ever holds `detect` or the raw validator of an `entry` or the
-        // fallback, all of type RawValidate, stored as pointers of that type.
-        let f = unsafe { core::mem::transmute::<*mut (), RawValidate>(f) };
-        // SAFETY: `detect` checks the CPU; the others were checked by it.
-        unsafe { f(input, at) }
-    }
-}
-
-/// Without `std` every choice is made at compile time ([`STATIC_CHOICE`] is never `None`).
-#[cfg(not(feature = "std"))]
-mod dispatch {
-    /// Never called: see [`super::STATIC_CHOICE`].
-    #[inline]
-    pub(super) fn validate(input: &[u8], at: usize) -> Result<(), usize> {
-        super::portable::fallback_validate(input, at)
-    }
-
-    /// Never called: see [`super::STATIC_ENTRY`].
-    #[inline]
-    pub(super) fn count(bytes: &[u8]) -> usize {
-        super::portable::count_non_continuation(bytes)
-    }
-
-    /// Never called: see [`super::STATIC_ENTRY`].
-    #[inline]
-    pub(super) fn marks(
-        window: &[u8],
-        byte: u8,
-        positions: &mut super::Positions,
-    ) -> (usize, bool) {
-        super::portable::marks(window, byte, positions)
-    }
-
-    /// Never called: see [`super::STATIC_ENTRY`].
-    #[inline]
-    pub(super) fn flags(region: &[u8], words: &mut [u64]) -> bool {
-        super::portable::flags(region, words)
-    }
-}
-
-/// The number of bytes that are not continuation bytes (character counting,
-/// `crate::count`), by the counter of the backend [`validate`] runs (the `count` column of
-/// the table), chosen the same way: at compile time where the choice can be made then,
-/// else once at run time.
-#[inline]
-pub(crate) fn count_non_continuation(bytes: &[u8]) -> usize {
-    match STATIC_ENTRY {
-        // SAFETY: a compiled-in backend's features are enabled for the whole program.
-        Some(Some(entry)) => unsafe { (entry.count)(bytes) },
-        Some(None) => portable::count_non_continuation(bytes),
-        None => dispatch::count(bytes),
-    }
-}
-
-/// The positions of the bytes of `window` (at most `RECORD_WINDOW`) equal to `byte`, in
-/// `positions`, with the search of the backend [`validate`] runs (the `marks` column of the
-/// table), chosen the same way; returns how many, and whether the window is ASCII.
-#[inline]
-pub(crate) fn marks(window: &[u8], byte: u8, positions: &mut Positions) -> (usize, bool) {
-    match STATIC_ENTRY {
-        // SAFETY: a compiled-in backend's features are enabled for the whole program.
-        Some(Some(entry)) => unsafe { (entry.marks)(window, byte, positions) },
-        Some(None) => portable::marks(window, byte, positions),
-        None => dispatch::marks(window, byte, positions),
-    }
-}
-
-/// The error bits of `region`, a stretch of records, a bit per byte in `words` (at least
-/// `region.len() / 64 + 2` of them), by the backend [`validate`] runs (the `flags` column of
-/// the table), chosen the same way; returns whether there is any. See
-/// [`generic::marks::flags`] for what a bit says about a record.
-#[inline]
-pub(crate) fn flags(region: &[u8], words: &mut [u64]) -> bool {
-    match STATIC_ENTRY {
-        // SAFETY: a compiled-in backend's features are enabled for the whole program.
-        Some(Some(entry)) => unsafe { (entry.flags)(region, words) },
-        Some(None) => portable::flags(region, words),
-        None => dispatch::flags(region, words),
     }
 }
