@@ -51,7 +51,7 @@
 pub const BLOCK: usize = 64;
 
 /// The bytes of a 128-bit register. 128-bit backends (SSE4.2, NEON, simd128) pack inputs
-/// shorter than this into one register from overlapping reads (`arch::vector::pack16`).
+/// shorter than this into one register from overlapping reads (`arch::generic::vector::pack16`).
 pub const REGISTER_128: usize = 16;
 
 /// The bytes of a 256-bit register: AVX2 loads inputs shorter than this into one register

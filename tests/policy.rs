@@ -46,6 +46,7 @@ fn escape_reference(bytes: &[u8]) -> String {
 
 /// The WHATWG windows-1252 table: bytes 80..9F (five of them unassigned, mapped to the C1
 /// control of the same number), every other byte to the code point of the same number.
+#[cfg(feature = "windows-1252")]
 fn windows_1252_reference(bytes: &[u8]) -> String {
     const HIGH: [u32; 32] = [
         0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,

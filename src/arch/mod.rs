@@ -48,10 +48,10 @@
 use crate::backend::Backend;
 use portable::Positions;
 
-// The algorithm written once and its vector trait. Declared here, not inside `backends!`,
-// so that tools that walk the module tree (cargo-mutants: scripts/mutants.sh) see them;
+// The algorithm written once, with its vector trait. Declared here, not inside `backends!`,
+// so that tools that walk the module tree (cargo-mutants: scripts/mutants.sh) see it;
 // where a target's table is empty (the condition is the negation of the tables' cfgs
-// below) nothing calls them.
+// below) nothing calls it.
 #[cfg_attr(
     not(any(
         target_arch = "x86",
@@ -65,16 +65,6 @@ pub(crate) mod generic;
 pub(crate) mod portable;
 #[cfg(test)]
 mod primitive_tests;
-#[cfg_attr(
-    not(any(
-        target_arch = "x86",
-        target_arch = "x86_64",
-        all(target_arch = "aarch64", target_feature = "neon"),
-        all(target_arch = "wasm32", target_feature = "simd128")
-    )),
-    allow(dead_code)
-)]
-pub(crate) mod vector;
 
 /// The signature every backend's raw validator shares; see the module documentation. The
 /// second argument, `at`, is where the input starts in the text it belongs to: 0 for a whole
@@ -171,7 +161,7 @@ macro_rules! entry_points {
         /// The CPU supports this backend's target features.
         $(#[target_feature(enable = $feature)])+
         pub(crate) unsafe fn validate(input: &[u8], at: usize) -> Result<(), usize> {
-            if input.len() >= <$vector as crate::arch::vector::Vector>::MEDIUM_BELOW {
+            if input.len() >= <$vector as crate::arch::generic::vector::Vector>::MEDIUM_BELOW {
                 // SAFETY: the caller guarantees the target features.
                 return unsafe { validate_long(input, at) };
             }
@@ -314,7 +304,7 @@ pub(crate) trait VectorTest {
     ///
     /// # Safety
     /// The CPU supports `V`'s instruction set.
-    unsafe fn run<V: vector::Vector>(&mut self, name: &str);
+    unsafe fn run<V: generic::vector::Vector>(&mut self, name: &str);
 }
 
 /// The table entry of `backend`, if this CPU can run it.

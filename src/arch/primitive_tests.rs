@@ -3,7 +3,7 @@
 //! mysterious validation failure. Each test runs every available vector type, so the number
 //! of tests is the same on every target.
 
-use super::vector::Vector;
+use super::generic::vector::Vector;
 use super::{for_each_vector, VectorTest};
 
 /// Pseudo-random bytes (xorshift), deterministic.

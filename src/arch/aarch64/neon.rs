@@ -22,7 +22,7 @@
 
 use core::arch::aarch64::*;
 
-use crate::arch::vector::Vector;
+use crate::arch::generic::vector::Vector;
 
 /// A 128-bit register. Only made by the `unsafe` constructors of [`Vector`], whose callers
 /// guarantee that the CPU supports NEON: every safe method below relies on that.

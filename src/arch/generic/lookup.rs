@@ -52,7 +52,7 @@
 //! When each register is checked (the block loop, ASCII skipping, short inputs, the tail and
 //! the cold path that locates an error) is the *schedule*, in [`super::schedule`].
 
-use crate::arch::vector::Vector;
+use crate::arch::generic::vector::Vector;
 use crate::tiers::BLOCK;
 
 const TOO_SHORT: u8 = 1 << 0;

@@ -43,7 +43,7 @@
 
 use super::lookup::Tables;
 use super::schedule::{aligned_head, all_ascii};
-use crate::arch::vector::Vector;
+use crate::arch::generic::vector::Vector;
 use crate::tiers::{
     ASCII_SKIP_BLOCKS, BLOCK, BUSY_BLOCKS, BUSY_GROUPS, DENSE_AFTER, DENSE_GROUPS, LOOP_GROUP,
     PREFETCH_AHEAD,

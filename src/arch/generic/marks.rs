@@ -13,8 +13,8 @@
 
 use super::lookup::Tables;
 use super::schedule::all_ascii;
+use crate::arch::generic::vector::Vector;
 use crate::arch::portable::{self, Positions};
-use crate::arch::vector::Vector;
 use crate::tiers::{BLOCK, MEDIUM_GROUP, PREFETCH_AHEAD, RECORD_WINDOW};
 
 /// Writes the positions of `window`'s bytes that equal `byte`, from the window's start and

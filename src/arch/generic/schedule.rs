@@ -54,7 +54,7 @@
 //! reported at the block start.
 
 use super::lookup::Tables;
-use crate::arch::vector::Vector;
+use crate::arch::generic::vector::Vector;
 use crate::tiers::{BLOCK, MEDIUM_ERROR_TEST, MEDIUM_GROUP, SHORT_BELOW};
 
 /// Validates `input`, shorter than `V::MEDIUM_BELOW` bytes, with vector type `V`: the hot

@@ -21,7 +21,7 @@
 
 use core::arch::wasm32::*;
 
-use crate::arch::vector::Vector;
+use crate::arch::generic::vector::Vector;
 
 /// A 128-bit register. Only made by the `unsafe` constructors of [`Vector`], whose callers
 /// guarantee that the engine supports simd128 (it does wherever this code is compiled in,

@@ -16,7 +16,7 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use crate::arch::vector::Vector;
+use crate::arch::generic::vector::Vector;
 
 /// A 256-bit register. Only made by the `unsafe` constructors of [`Vector`], whose callers
 /// guarantee that the CPU supports AVX2: every safe method below relies on that.
@@ -73,7 +73,7 @@ impl Vector for Avx2Vector {
                 Self(_mm256_set_m128i(_mm_shuffle_epi8(high, down), low))
             }
         } else {
-            let bytes = crate::arch::vector::pack16(input);
+            let bytes = crate::arch::generic::vector::pack16(input);
             // SAFETY: the caller guarantees AVX2; `bytes` holds 16 bytes; the upper lane
             // is zero.
             Self(unsafe { _mm256_zextsi128_si256(_mm_loadu_si128(bytes.as_ptr().cast())) })

@@ -8,7 +8,7 @@ pub(crate) mod count;
 pub(crate) mod sse42;
 
 /// `prefetcht0`: asks for the cache line at `ptr` in every cache level (see
-/// [`Vector::prefetch`](crate::arch::vector::Vector::prefetch)).
+/// [`Vector::prefetch`](crate::arch::generic::vector::Vector::prefetch)).
 ///
 /// # Safety
 /// The CPU has SSE (each x86 vector type proves that it does).

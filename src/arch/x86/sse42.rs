@@ -9,7 +9,7 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use crate::arch::vector::Vector;
+use crate::arch::generic::vector::Vector;
 
 /// A 128-bit register. Only made by the `unsafe` constructors of [`Vector`], whose callers
 /// guarantee that the CPU supports SSE4.2: every safe method below relies on that.
