@@ -5,22 +5,26 @@
 //!
 //! Each string `s` is checked in four contexts (see [`contexts`]): at the very end of the
 //! input (so the end-of-input check is exercised), followed by valid multi-byte text (the
-//! short-input path's overlapping registers), and, for the vector backends, inside a long
-//! input, once in its first block (checked on its own before the main loop) and once in
-//! the first block of the main loop (where the bytes before each register are loaded from
-//! memory). It is preceded by `o` bytes of valid text (ASCII, 2-byte or 3-byte characters
-//! depending on `o`), so it starts at offset `o` of its block and crosses the 16-, 32- and
-//! 64-byte register and block boundaries. The expected answer is computed once per string
-//! and context, and shifted by the string's position.
+//! short-input path's overlapping registers), and, for the vector backends, inside an input
+//! of the medium path (`vutf8::tiers`), once in its first block (checked on its own) and
+//! once in the first block of its first group (where the bytes before each register are
+//! loaded from memory). It is preceded by `o` bytes of valid text (ASCII, 2-byte or 3-byte
+//! characters depending on `o`), so it starts at offset `o` of its block and crosses the
+//! 16-, 32- and 64-byte register and block boundaries. Every input starts at a 64-byte
+//! aligned address, so that an offset in the input is the same offset in the blocks of
+//! memory the medium path works in (every other address is `tests/alignment.rs`'s job).
+//! The expected answer is computed once per string and context, and shifted by the
+//! string's position.
 //!
 //! Two tiers (see `common::full_tier` and `docs/RELIABILITY.md`). In the full tier
 //! (`VUTF8_EXHAUSTIVE=full`, `scripts/test-exhaustive.sh`) the vector backends see every offset
 //! `0..64` for 1- to 3-byte strings at the end of the input (every length of the short-input
-//! path), and the offsets that touch a register or block boundary ([`BOUNDARY_OFFSETS`]) in
+//! path), and the offsets that touch a boundary of their own registers ([`at_boundary`]) in
 //! the three other contexts (why: [`contexts`]). The scalar backend has no blocks; its only
 //! position-dependence is the word alignment of its ASCII skip, so it sees offsets `0..=8`.
 //! 4-byte strings are placed at offsets 0, 1, 15, 31, 32, 60, 61, 62 and 63 (the last
-//! positions of a block, where the string crosses into the next one); in the full tier the
+//! positions of a block, where the string crosses into the next one; in the three other
+//! contexts, those of them at a boundary of the backend's registers); in the full tier the
 //! selected backend checks them inside long inputs in tests/exhaustive_u32.rs instead (all
 //! 2^32 of them), and here in the short contexts. In the sample tier
 //! (the default of `cargo test`, and under emulation and sanitizers), the offsets of 1- to
@@ -43,6 +47,7 @@
 mod common;
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use vutf8::tiers::{BLOCK, REGISTER_128, SHORT_BELOW};
 use vutf8::Backend;
 
 /// After each string in the "followed by text" context: 2-, 3- and 4-byte characters,
@@ -58,34 +63,40 @@ struct Context {
     /// [`expect`]).
     head: Vec<u8>,
     with_scalar: bool,
-    /// Only the offsets of [`BOUNDARY_OFFSETS`] for the vector backends.
+    /// Only the offsets [`at_boundary`] of each vector backend's registers.
     boundaries_only: bool,
 }
 
-/// The offsets where a string of 1 to 4 bytes meets a 16-, 32- or 64-byte register or
-/// block boundary (or starts a block): all the offsets of the contexts whose work does not
-/// depend on the input's length (see [`contexts`]).
-const BOUNDARY_OFFSETS: [usize; 16] =
-    [0, 1, 13, 14, 15, 16, 29, 30, 31, 32, 46, 47, 48, 61, 62, 63];
+/// Whether a string of `len` bytes (1 to 4) at offset `o` of a block meets a boundary of
+/// registers of `width` bytes: it starts one (or is one byte past the start of a block),
+/// or reaches into the last 3 bytes of one (the 4 last for a 4-byte string), where the next
+/// register's `prev1`..`prev3` read it, or crosses into the next. Elsewhere every byte is
+/// classified lane by lane with the 3 bytes before it inside the same register, so what the
+/// offset changes is only which registers and blocks the string touches: these offsets are
+/// all of them, in the contexts whose work does not depend on the input's length (see
+/// [`contexts`]). For 16-byte registers (the widest set): 0, 1, 13-16, 29-32, 45-48, 61-63.
+fn at_boundary(o: usize, len: usize, width: usize) -> bool {
+    let reach = if len == 4 { 4 } else { 3 };
+    o <= 1 || o.is_multiple_of(width) || o % width >= width - reach
+}
 
 /// The contexts each string is checked in:
 ///
 /// 1. at the very end of the input (the end-of-input check, the short-input path);
 /// 2. followed by [`SUFFIX`] (the short-input path's overlapping last register);
-/// 3. followed by 8 times [`SUFFIX`], over 512 bytes: the string lies in the first block
-///    of a long input, which has no bytes before it and is checked on its own, shifting
-///    registers, before the main loop (groups of 8 blocks, then single blocks, then the
-///    overlapping last block) runs over the text after it;
-/// 4. the same after a lead of 64 bytes of 2-byte characters: the string lies in the
-///    first block of the main loop's first group, where the 3 bytes before each register
-///    are loaded from memory.
+/// 3. followed by [`long_tail`]: an input of the medium path, in whose first block the
+///    string lies; that block has no bytes before it and is checked on its own, shifting
+///    registers, before the groups of blocks run over the text after it;
+/// 4. the same after a lead of one block of 2-byte characters: the string lies in the
+///    first block of the first group, where the 3 bytes before each register are loaded
+///    from memory.
 ///
 /// Only the first context places strings at every offset `0..64` in the full tier: there
 /// the offset is the input's length, and the short-input path's work depends on the length
-/// (how many registers, where the last overlapping one starts). In the others, as inside a
-/// long input, every byte is classified lane by lane with the 3 bytes before it, so what
-/// depends on the offset is only which registers and blocks the string touches: they take
-/// [`BOUNDARY_OFFSETS`].
+/// (how many registers, where the last overlapping one starts). In the others, every byte
+/// is classified lane by lane with the 3 bytes before it, so what depends on the offset is
+/// only which registers and blocks the string touches: they take the offsets
+/// [`at_boundary`] of each backend's registers.
 fn contexts() -> Vec<Context> {
     let ctx = |lead: &str, tail: String, with_scalar, boundaries_only| Context {
         lead: lead.as_bytes().to_vec(),
@@ -94,13 +105,32 @@ fn contexts() -> Vec<Context> {
         with_scalar,
         boundaries_only,
     };
-    let lead = "é".repeat(32);
+    let lead = "é".repeat(BLOCK / 2);
     vec![
         ctx("", String::new(), true, false),
         ctx("", SUFFIX.to_string(), true, true),
-        ctx("", SUFFIX.repeat(8), false, true),
-        ctx(&lead, SUFFIX.repeat(9), false, true),
+        ctx("", long_tail(0), false, true),
+        ctx(&lead, long_tail(lead.len()), false, true),
     ]
+}
+
+/// The text after a string in the long contexts, after a lead of `lead` bytes: [`SUFFIX`]
+/// twice (multi-byte text through the end of the block after the string's), then ASCII, so
+/// that the input is long enough for the medium path with a group after the string's
+/// block. Only the text next to the string can change its answer (see [`expect`]); the
+/// ASCII after it is for the length, and costs each check an ASCII test per group instead
+/// of the whole lookup, which on the 128-bit backends was most of this test's time.
+fn long_tail(lead: usize) -> String {
+    let mut tail = SUFFIX.repeat(2);
+    assert!(
+        tail.len() >= 2 * BLOCK,
+        "the multi-byte text reaches past the next block"
+    );
+    let len = (SHORT_BELOW + BLOCK).saturating_sub(lead).max(tail.len());
+    while tail.len() < len {
+        tail.push('.');
+    }
+    tail
 }
 
 /// The sample tier ("reduced" below; the default, see `common::full_tier`).
@@ -108,12 +138,15 @@ fn reduced() -> bool {
     !common::full_tier()
 }
 
-/// Offsets for the vector backends (1- to 3-byte strings).
+/// Offsets for the vector backends (1- to 3-byte strings): in the sample tier, those at a
+/// boundary of the narrowest registers (which include every wider register's).
 fn vector_offsets() -> Vec<usize> {
     if reduced() {
-        BOUNDARY_OFFSETS.to_vec()
+        (0..BLOCK)
+            .filter(|&o| at_boundary(o, 3, REGISTER_128))
+            .collect()
     } else {
-        (0..64).collect()
+        (0..BLOCK).collect()
     }
 }
 
@@ -160,14 +193,15 @@ fn later_bytes(len: usize) -> Vec<u8> {
     }
 }
 
-/// Calls `f` with every string of `first` followed by `len - 1` bytes from `later`.
-fn each_string(first: u8, len: usize, later: &[u8], mut f: impl FnMut(usize, &[u8])) {
+/// Calls `f` with every string of `head` followed by `len - head.len()` bytes from `later`.
+fn each_string(head: &[u8], len: usize, later: &[u8], mut f: impl FnMut(usize, &[u8])) {
     let n = later.len();
-    let count = n.pow(len as u32 - 1);
-    let mut s = [first, 0, 0, 0];
+    let count = n.pow((len - head.len()) as u32);
+    let mut s = [0; 4];
+    s[..head.len()].copy_from_slice(head);
     for r in 0..count {
         let mut rest = r;
-        for b in &mut s[1..len] {
+        for b in &mut s[head.len()..len] {
             *b = later[rest % n];
             rest /= n;
         }
@@ -238,31 +272,42 @@ fn check(backend: Backend, buf: &[u8], offset: usize, want: Expect) {
     }
 }
 
-/// One placement of the string: a buffer with the lead and the prefix, room for the
-/// string, and the tail, and the backends that check it.
+/// One placement of the string: an input with the lead and the prefix, room for the
+/// string, and the tail, starting at a `BLOCK`-aligned address of `storage`, and the
+/// backends that check it.
 struct Slot {
-    buf: Vec<u8>,
+    storage: Vec<u8>,
+    /// Where the input starts in `storage` (the first aligned address) and how long it is.
+    start: usize,
+    len: usize,
+    /// Where the string starts in the input.
     offset: usize,
     backends: Vec<Backend>,
 }
 
 impl Slot {
     fn new(o: usize, len: usize, context: &Context, backends: Vec<Backend>) -> Slot {
-        let mut buf = context.lead.clone();
-        buf.extend_from_slice(&prefix(o));
-        let offset = buf.len();
-        buf.resize(offset + len, 0);
-        buf.extend_from_slice(&context.tail);
+        let mut input = context.lead.clone();
+        input.extend_from_slice(&prefix(o));
+        let offset = input.len();
+        input.resize(offset + len, 0);
+        input.extend_from_slice(&context.tail);
+        let mut storage = vec![0; input.len() + BLOCK];
+        let start = storage.as_ptr().align_offset(BLOCK);
+        storage[start..start + input.len()].copy_from_slice(&input);
         Slot {
-            buf,
+            storage,
+            start,
+            len: input.len(),
             offset,
             backends,
         }
     }
     fn run(&mut self, s: &[u8], want: Expect) {
-        self.buf[self.offset..self.offset + s.len()].copy_from_slice(s);
+        let input = &mut self.storage[self.start..self.start + self.len];
+        input[self.offset..self.offset + s.len()].copy_from_slice(s);
         for &b in &self.backends {
-            check(b, &self.buf, self.offset, want);
+            check(b, input, self.offset, want);
         }
     }
 }
@@ -289,10 +334,12 @@ fn slots(
             if context.with_scalar && scalar_offsets.contains(&o) {
                 backends.push(Backend::Scalar);
             }
-            if vector_offsets.contains(&o)
-                && (!context.boundaries_only || BOUNDARY_OFFSETS.contains(&o))
-            {
-                let keep = |b: &&Backend| context.with_scalar || Some(**b) != long_skips;
+            if vector_offsets.contains(&o) {
+                let keep = |b: &&Backend| {
+                    (context.with_scalar || Some(**b) != long_skips)
+                        && (!context.boundaries_only
+                            || at_boundary(o, len, common::register_bytes(**b)))
+                };
                 backends.extend(vector.iter().filter(keep));
             }
             if !backends.is_empty() {
@@ -303,24 +350,25 @@ fn slots(
     out
 }
 
-/// Runs `body(first_byte, counter)` for every first byte in `firsts`, on all cores
-/// (single-threaded where threads are unavailable, as on wasm32).
-fn parallel_over(firsts: Vec<u8>, body: impl Fn(u8) -> u64 + Sync) -> u64 {
+/// Runs `body` for every item of `items` (the first bytes of the strings), on all cores
+/// (single-threaded where threads are unavailable, as on wasm32); returns the sum of what
+/// it returns.
+fn parallel_over<T: Send>(items: Vec<T>, body: impl Fn(T) -> u64 + Sync) -> u64 {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let total = AtomicU64::new(0);
     if threads <= 1 || cfg!(target_family = "wasm") {
-        for f in firsts {
-            total.fetch_add(body(f), Ordering::Relaxed);
+        for item in items {
+            total.fetch_add(body(item), Ordering::Relaxed);
         }
     } else {
-        let next = std::sync::Mutex::new(firsts.into_iter());
+        let next = std::sync::Mutex::new(items.into_iter());
         std::thread::scope(|scope| {
             for _ in 0..threads {
                 scope.spawn(|| loop {
-                    let Some(f) = next.lock().unwrap().next() else {
+                    let Some(item) = next.lock().unwrap().next() else {
                         break;
                     };
-                    total.fetch_add(body(f), Ordering::Relaxed);
+                    total.fetch_add(body(item), Ordering::Relaxed);
                 });
             }
         });
@@ -339,7 +387,7 @@ fn strings_of_len(len: usize) -> u64 {
         let contexts = contexts();
         let mut scratch = Vec::new();
         let mut checks = 0u64;
-        each_string(first, len, &later, |r, s| {
+        each_string(&[first], len, &later, |r, s| {
             let want: Vec<Expect> = contexts
                 .iter()
                 .map(|c| expect(s, &c.head, &mut scratch))
@@ -391,12 +439,17 @@ fn every_4_byte_string_from_f0_to_f4() {
     let scalar = vec![offsets[0], offsets[1]];
     let later = later_bytes(4);
     let long_skips = common::full_tier().then(Backend::selected);
-    let checks = parallel_over((0xF0..=0xF4).collect(), |first| {
+    // By the first two bytes: five first bytes alone would leave a core idle for the last
+    // of them.
+    let heads: Vec<[u8; 2]> = (0xF0..=0xF4)
+        .flat_map(|first| later.iter().map(move |&second| [first, second]))
+        .collect();
+    let checks = parallel_over(heads, |head| {
         let mut slots = slots(4, &offsets, &scalar, long_skips);
         let contexts = contexts();
         let mut scratch = Vec::new();
         let mut checks = 0u64;
-        each_string(first, 4, &later, |r, s| {
+        each_string(&head, 4, &later, |r, s| {
             let want: Vec<Expect> = contexts
                 .iter()
                 .map(|c| expect(s, &c.head, &mut scratch))

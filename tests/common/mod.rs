@@ -77,6 +77,19 @@ pub fn backends() -> Vec<Backend> {
     list
 }
 
+/// The bytes of `backend`'s register (`vutf8::tiers`), the width its vector code works in;
+/// 1 for the scalar decoder, which has none.
+pub fn register_bytes(backend: Backend) -> usize {
+    use vutf8::tiers::{REGISTER_128, REGISTER_256, REGISTER_512};
+    match backend {
+        Backend::Scalar => 1,
+        Backend::Sse42 | Backend::Neon | Backend::Simd128 => REGISTER_128,
+        Backend::Avx2 => REGISTER_256,
+        Backend::Avx512 => REGISTER_512,
+        other => panic!("tests/common: no register width for {}", other.name()),
+    }
+}
+
 /// What std says: `None` for valid, else `(valid_up_to, error_len)`.
 pub fn std_verdict(input: &[u8]) -> Option<(usize, Option<usize>)> {
     std::str::from_utf8(input)
