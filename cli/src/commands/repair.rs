@@ -118,12 +118,14 @@ impl<R: Read, W: Write> Read for Tee<R, W> {
     }
 }
 
+/// Prints `vutf8: WHAT: E` on stderr; returns the exit status of an I/O failure (2).
+fn fail(what: &dyn std::fmt::Display, e: &io::Error) -> u8 {
+    let _ = writeln!(io::stderr(), "vutf8: {what}: {e}");
+    2
+}
+
 /// Runs `vutf8 repair`; returns the exit status.
 pub fn run(args: &RepairArgs, engine: Engine, bom: BomPolicy) -> u8 {
-    let fail = |what: &dyn std::fmt::Display, e: &io::Error| {
-        let _ = writeln!(io::stderr(), "vutf8: {what}: {e}");
-        2
-    };
     let from_stdin = args.input.as_ref().is_none_or(|p| p.as_os_str() == "-");
     let name = match &args.input {
         Some(path) if !from_stdin => path.display().to_string(),
@@ -137,31 +139,52 @@ pub fn run(args: &RepairArgs, engine: Engine, bom: BomPolicy) -> u8 {
             Err(e) => return fail(&name, &e),
         }
     };
-    let output: Box<dyn Write> = match &args.output {
-        None => Box::new(io::stdout().lock()),
-        Some(path) => {
-            let same = match &args.input {
-                Some(input) if !from_stdin => same_file::is_same_file(input, path),
-                _ => same_file::Handle::stdin()
-                    .and_then(|stdin| Ok(stdin == same_file::Handle::from_path(path)?)),
-            };
-            if same.unwrap_or(false) {
-                let _ = writeln!(
-                    io::stderr(),
-                    "vutf8: {}: is the input; write the repaired text elsewhere",
-                    path.display()
-                );
-                return 2;
-            }
-            match File::create(path) {
-                Ok(file) => Box::new(file),
-                Err(e) => return fail(&path.display(), &e),
-            }
-        }
+    let output = match open_output(args, from_stdin) {
+        Ok(output) => output,
+        Err(status) => return status,
     };
-    if args.policy != Policy::Replace {
-        return by_lines(args, input, output, &name, bom);
+    if args.policy == Policy::Replace {
+        replace(args, input, output, &name, engine, bom)
+    } else {
+        by_lines(args, input, output, &name, bom)
     }
+}
+
+/// The output: stdout, or the file of `--output`, refused (exit status 2) when it is the
+/// input itself, which would be truncated before it is read.
+fn open_output(args: &RepairArgs, from_stdin: bool) -> Result<Box<dyn Write>, u8> {
+    let Some(path) = &args.output else {
+        return Ok(Box::new(io::stdout().lock()));
+    };
+    let same = match &args.input {
+        Some(input) if !from_stdin => same_file::is_same_file(input, path),
+        _ => same_file::Handle::stdin()
+            .and_then(|stdin| Ok(stdin == same_file::Handle::from_path(path)?)),
+    };
+    if same.unwrap_or(false) {
+        let _ = writeln!(
+            io::stderr(),
+            "vutf8: {}: is the input; write the repaired text elsewhere",
+            path.display()
+        );
+        return Err(2);
+    }
+    match File::create(path) {
+        Ok(file) => Ok(Box::new(file)),
+        Err(e) => Err(fail(&path.display(), &e)),
+    }
+}
+
+/// `vutf8 repair` with the replace policy: the stream scanned in chunks while the repaired
+/// text is written ([`Tee`]).
+fn replace(
+    args: &RepairArgs,
+    input: Box<dyn Read>,
+    output: Box<dyn Write>,
+    name: &str,
+    engine: Engine,
+    bom: BomPolicy,
+) -> u8 {
     let mut tee = Tee {
         inner: input,
         out: BufWriter::with_capacity(1 << 16, output),
