@@ -381,3 +381,31 @@ pub(crate) unsafe fn locate<V: Vector>(input: &[u8], from: usize) -> usize {
     }
     len
 }
+
+#[cfg(test)]
+mod tests {
+    use super::aligned_head;
+    use crate::tiers::BLOCK;
+
+    /// `aligned_head`'s contract at every address modulo a block: the offset of the first
+    /// 64-byte boundary of memory after `ptr`, so that the blocks from there are aligned;
+    /// `BLOCK` where that boundary is fewer than 3 bytes in (the 3 bytes before a block are
+    /// read). A wrong offset still gives right answers (the blocks overlap wherever they
+    /// start), so only this test sees it: found by mutation testing (docs/RELIABILITY.md).
+    #[test]
+    fn aligned_head_is_the_first_boundary_after_the_start() {
+        let base = [0u8; 4 * BLOCK];
+        let start = base.as_ptr().align_offset(BLOCK);
+        for offset in 0..2 * BLOCK {
+            let ptr = base[start + offset..].as_ptr();
+            let head = aligned_head(ptr);
+            let boundary = BLOCK - offset % BLOCK; // 1..=BLOCK bytes in
+            if boundary >= 3 {
+                assert_eq!(head, boundary, "offset {offset}");
+                assert_eq!((ptr as usize + head) % BLOCK, 0, "offset {offset}");
+            } else {
+                assert_eq!(head, BLOCK, "offset {offset}");
+            }
+        }
+    }
+}
