@@ -73,6 +73,7 @@ fn the_map_names_every_file_and_only_files_that_exist() {
     }
     wanted.extend(files("scripts", ".sh"));
     wanted.extend(files("scripts", ".mjs"));
+    wanted.extend(files("scripts", ".py"));
     wanted.extend(files("docs", ".md"));
     // Every path the map names under these folders, as a word of its own.
     let mut named = BTreeSet::new();
@@ -83,7 +84,7 @@ fn the_map_names_every_file_and_only_files_that_exist() {
             .any(|(dir, _)| word.starts_with(&format!("{dir}/")))
             || word.starts_with("scripts/")
             || word.starts_with("docs/");
-        let source = [".rs", ".sh", ".mjs", ".md"]
+        let source = [".rs", ".sh", ".mjs", ".py", ".md"]
             .iter()
             .any(|e| word.ends_with(e));
         if covered && source {
