@@ -51,7 +51,7 @@ fn with_ascii(len: usize, ascii: usize) -> Vec<u8> {
 fn check_everywhere(input: &[u8], backends: &[vutf8::Backend], buf: &mut Vec<u8>) -> usize {
     buf.clear();
     buf.resize(input.len() + 2 * BLOCK, 0);
-    let base = (BLOCK - buf.as_ptr() as usize % BLOCK) % BLOCK;
+    let base = common::index_at_address(buf, 0);
     for shift in 0..BLOCK {
         let at = base + shift;
         buf[at..at + input.len()].copy_from_slice(input);

@@ -394,7 +394,7 @@ fn sweep(pattern: &Pattern, plan: &Plan, backends: &[Backend], place: usize) -> 
                         continue; // both suffixes are empty
                     }
                     buffer.clear();
-                    let shift = (place + BLOCK - buffer.as_ptr() as usize % BLOCK) % BLOCK;
+                    let shift = common::index_at_address(&buffer, place);
                     buffer.resize(shift, 0);
                     pre.push(&mut buffer, o);
                     buffer.extend_from_slice(pattern.bytes);

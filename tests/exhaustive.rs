@@ -126,7 +126,7 @@ fn long_tail(lead: usize) -> String {
         tail.len() >= 2 * BLOCK,
         "the multi-byte text reaches past the next block"
     );
-    let len = (SHORT_BELOW + BLOCK).saturating_sub(lead).max(tail.len());
+    let len = (SHORT_BELOW + BLOCK).saturating_sub(lead);
     while tail.len() < len {
         tail.push('.');
     }
@@ -293,7 +293,7 @@ impl Slot {
         input.resize(offset + len, 0);
         input.extend_from_slice(&context.tail);
         let mut storage = vec![0; input.len() + BLOCK];
-        let start = storage.as_ptr().align_offset(BLOCK);
+        let start = common::index_at_address(&storage, 0);
         storage[start..start + input.len()].copy_from_slice(&input);
         Slot {
             storage,

@@ -90,6 +90,14 @@ pub fn register_bytes(backend: Backend) -> usize {
     }
 }
 
+/// The index of `buf` at which its bytes lie `place` bytes past a `BLOCK`-aligned address
+/// (`place < BLOCK`): where to put an input so that it starts at that address modulo a
+/// block (`buf` needs up to `BLOCK - 1` bytes before it).
+pub fn index_at_address(buf: &[u8], place: usize) -> usize {
+    use vutf8::tiers::BLOCK;
+    (place + BLOCK - buf.as_ptr() as usize % BLOCK) % BLOCK
+}
+
 /// What std says: `None` for valid, else `(valid_up_to, error_len)`.
 pub fn std_verdict(input: &[u8]) -> Option<(usize, Option<usize>)> {
     std::str::from_utf8(input)
