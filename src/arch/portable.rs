@@ -1,6 +1,6 @@
 //! What every target has, whatever its vector instructions: the scalar decoder as a raw
 //! validator, the fallback where no vector backend runs, the word-at-a-time count of
-//! characters, and the byte-wise search for record delimiters and errors of a window. The table of backends (`super`) uses these where a backend has nothing
+//! characters, and the byte-wise scan of a records window for its delimiters and errors. The table of backends (`super`) uses these where a backend has nothing
 //! better; the x86 counter uses the word-wise count for its last bytes.
 
 use crate::grammar::is_continuation;
@@ -30,7 +30,7 @@ pub(crate) fn fallback_validate(input: &[u8], at: usize) -> Result<(), usize> {
 pub(crate) const POSITIONS: usize = RECORD_WINDOW + 1;
 
 /// The positions of a window's record delimiters, from the window's start, in order: what
-/// a backend's `marks` writes ([`generic::marks`](super::generic::marks::marks)). Only
+/// a backend's `scan` writes ([`generic::marks::scan`](super::generic::marks::scan)). Only
 /// the first `count` are written.
 pub(crate) type Positions = [MaybeUninit<u16>; POSITIONS];
 
@@ -63,35 +63,55 @@ pub(crate) fn push_positions(
     }
 }
 
-/// The record delimiters where no vector backend runs: see
-/// [`generic::marks`](super::generic::marks::marks), whose contract this keeps.
-pub(crate) fn marks(window: &[u8], byte: u8, positions: &mut Positions) -> (usize, bool) {
-    assert!(window.len() <= RECORD_WINDOW, "a window at most");
+/// The error bits of a records window, a bit per byte (bit `i % 64` of word `i / 64` for
+/// the window's byte `i`): what a backend's `scan` writes
+/// ([`generic::marks::scan`](super::generic::marks::scan) says what a bit means).
+pub(crate) type ErrorBits = [u64; WINDOW_WORDS];
+
+/// The words of [`ErrorBits`]: one per block of a window.
+pub(crate) const WINDOW_WORDS: usize = RECORD_WINDOW / BLOCK;
+
+/// The scan of a records window where no vector backend runs: see
+/// [`generic::marks::scan`](super::generic::marks::scan), whose contract this keeps. Here a
+/// bit is exactly where an ill-formed part starts, the text decoded as `from_utf8_lossy`
+/// does (resuming after each); decoding starts at the character that holds the window's
+/// first byte, whose lead may lie up to 3 bytes before the window, and a part that starts
+/// before the window is marked at the window's first byte (it is in the same record: only
+/// continuation bytes lie between). A sequence that the buffer's end leaves open has no bit.
+pub(crate) fn scan(
+    bytes: &[u8],
+    from: usize,
+    byte: u8,
+    positions: &mut Positions,
+    words: &mut ErrorBits,
+) -> (usize, u64) {
+    let end = bytes.len().min(from + RECORD_WINDOW);
+    let window = &bytes[from..end];
     let mut count = 0;
     for (i, chunk) in window.chunks(BLOCK).enumerate() {
         count = push_positions(positions, count, mark_word(chunk, byte), i * BLOCK);
     }
-    (count, window.is_ascii())
-}
-
-/// Where the errors of `region` are where no vector backend runs: see
-/// [`generic::marks::flags`](super::generic::marks::flags), whose contract this keeps. Here
-/// a flag is exactly where an ill-formed part starts (the scalar decoder, resuming after
-/// each as `from_utf8_lossy` does).
-pub(crate) fn flags(region: &[u8], words: &mut [u64]) -> bool {
-    words[..region.len() / BLOCK + 2].fill(0);
+    // The last byte that is not a continuation byte among the 3 before the window: a
+    // boundary between characters (or ill-formed parts) wherever the decoding started.
+    let start = (from.saturating_sub(3)..from)
+        .rev()
+        .find(|&i| !is_continuation(bytes[i]))
+        .unwrap_or(from);
+    let text = &bytes[start..end];
+    let mut with_bits = 0u64;
     let mut at = 0;
-    let mut any = false;
-    while let Err(e) = crate::scalar::validate_from(region, at) {
-        let start = e.valid_up_to();
-        words[start / BLOCK] |= 1 << (start % BLOCK);
-        any = true;
-        match e.error_len() {
-            Some(n) => at = start + n,
-            None => break,
+    while let Err(e) = crate::scalar::validate_from(text, at) {
+        let Some(n) = e.error_len() else { break };
+        let i = (start + e.valid_up_to()).max(from) - from;
+        let k = i / BLOCK;
+        if with_bits >> k & 1 == 0 {
+            words[k] = 0;
         }
+        words[k] |= 1 << (i % BLOCK);
+        with_bits |= 1 << k;
+        at = e.valid_up_to() + n;
     }
-    any
+    (count, with_bits)
 }
 
 /// The marks of at most 64 bytes: bit `i` set when `chunk[i] == byte`.

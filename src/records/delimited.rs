@@ -1,12 +1,13 @@
 //! Records cut at a delimiter: [`lines`] and [`split`], one pass over the buffer (the
 //! module documentation of `crate::records` says how, and why each verdict is the record's
-//! own). Next: `crate::arch::generic::marks` for the delimiter search and the error bits of
-//! a window, `crate::engine` for the validation of each window.
+//! own). Next: `crate::arch::generic::marks` for the scan of a window (its delimiters and
+//! error bits), `crate::engine` for the few records validated on their own.
 
 use super::record::Record;
 use crate::arch;
-use crate::arch::portable::{Positions, POSITIONS};
+use crate::arch::portable::{ErrorBits, Positions, POSITIONS, WINDOW_WORDS};
 use crate::engine;
+use crate::grammar::is_continuation;
 use crate::tiers::{BLOCK, RECORD_WINDOW};
 use core::fmt;
 use core::mem::MaybeUninit;
@@ -80,6 +81,7 @@ impl core::error::Error for DelimiterError {}
 /// The iterator of [`lines`] and [`split`]: every record of a buffer, in order, each with
 /// its verdict. See the [module documentation](crate::records) for how it works.
 #[derive(Clone)]
+#[repr(C)]
 pub struct Records<'a> {
     bytes: &'a [u8],
     delimiter: u8,
@@ -88,139 +90,45 @@ pub struct Records<'a> {
     /// Where the next record starts; the end of the records at or past `bytes.len()`.
     next: usize,
     /// The window `bytes[base..window_end]` (windows follow each other from 0, each
-    /// `RECORD_WINDOW` bytes but the last), and its last delimiter.
+    /// `RECORD_WINDOW` bytes but the last).
     base: usize,
     window_end: usize,
-    last: Option<usize>,
-    /// Where the bytes up to `window_end` are all ASCII from, if the current window is.
-    ascii_from: Option<usize>,
-    /// The positions of the window's delimiters from its start, in order: the first
-    /// `found` are written (`arch::marks`), and `taken` of them have ended records. A
+    found: usize,
+    taken: usize,
+    /// The record whose delimiter is not found yet, in the windows scanned so far: where it
+    /// starts, and what the error bits of its bytes said ([`Open`]).
+    open: Open,
+    /// The error bits of the window, in the words that have any.
+    bits: ErrorBits,
+    /// The window's delimiters, in order: the first `found` are written (`arch::scan`),
+    /// each its position from the window's start, with [`INVALID`] set when the record it
+    /// ends is not valid ([`Records::verdicts`]); `taken` of them have ended records. A
     /// record then costs a load from here, where walking a bit set of the delimiters would
     /// cost a branch on each word, which a predictor cannot guess on lines of varying
     /// length.
+    ///
+    /// (Last, in C's order: placed by the compiler next to a field set to a constant, this
+    /// array, which is not initialized, was filled with that constant, 8 KiB, by every
+    /// `Records::new`.)
     positions: Positions,
-    found: usize,
-    taken: usize,
-    /// The records that start before this have been validated (the checked stretch ends
-    /// just after a delimiter, or at the end of the buffer).
-    checked_end: usize,
-    /// The verdicts of the checked stretch, when it has an error, and the error bits they
-    /// read.
-    errors: Option<StretchErrors>,
-    flags: [u64; FLAG_WORDS],
 }
 
-/// The longest stretch whose error bits are found in one pass (`StretchErrors::new`): the
-/// end of a window's last record, from the window before, and the window.
-const FLAG_BYTES: usize = 2 * RECORD_WINDOW;
-
-/// The words of the error bits of a stretch ([`FLAG_BYTES`] at most).
-const FLAG_WORDS: usize = FLAG_BYTES / BLOCK + 2;
-
-/// The verdicts of the records of a checked stretch that failed validation: the first
-/// record's on its own (it may have started in an earlier window), the others' from the
-/// error bits of the rest of the stretch (`arch::flags`, in [`Records`]' `flags`): a
-/// record `s..d` (`d` its delimiter) with no bit in `s..=d` is valid; one with a bit in
-/// `s + 2..=d` is not; one with bits only at `s` or `s + 1`, which a lead byte just before
-/// the delimiter before it can set, is validated on its own. So a window with an error
-/// costs one more vector pass over it, not a validation per record.
-#[derive(Clone, Copy)]
-struct StretchErrors {
-    /// The stretch's first record: where it starts, and whether it is valid.
-    first: usize,
-    first_valid: bool,
-    /// The rest of the stretch, `region..end` in the buffer, whose error bits are in
-    /// `Records::flags` (bit `i % 64` of word `i / 64` for the byte at `region + i`).
-    region: usize,
-    end: usize,
-    /// The first bit at or after the start of the last record asked about, as a buffer
-    /// position; `usize::MAX` when there is none.
-    next_bit: usize,
+/// What the error bits of a record's bytes say so far ([`Records`]).
+#[derive(Clone, Copy, Default)]
+struct Open {
+    /// Where the record starts.
+    start: usize,
+    /// A bit two bytes or more into it: it is not valid.
+    invalid: bool,
+    /// A bit at its first or second byte, which the record before can set: it is
+    /// validated on its own unless `invalid`.
+    unsure: bool,
 }
 
-impl StretchErrors {
-    /// The verdicts of the stretch `start..end` of `bytes`, whose first record ends at `at`
-    /// (a delimiter, or the end of the buffer, which is then `end`), with the error bits
-    /// written to `flags`; `None` when every record is valid. The stretch's error bits are
-    /// found from `start` when it is short enough for `flags` and its first record ends at a
-    /// delimiter; otherwise its first record (which may be as long as the buffer, or end at
-    /// the end of the buffer) is validated on its own, and the error bits are found from the
-    /// record after it (at most a window).
-    fn new(
-        bytes: &[u8],
-        start: usize,
-        at: usize,
-        end: usize,
-        flags: &mut [u64; FLAG_WORDS],
-    ) -> Option<Self> {
-        let whole = at < end && end - start <= FLAG_BYTES;
-        let (first, first_valid, region) = if whole {
-            (usize::MAX, true, start)
-        } else {
-            (
-                start,
-                engine::is_valid(&bytes[start..at]),
-                (at + 1).min(end),
-            )
-        };
-        let mut errors = StretchErrors {
-            first,
-            first_valid,
-            region,
-            end,
-            next_bit: usize::MAX,
-        };
-        if region < end && arch::flags(&bytes[region..end], flags) {
-            errors.next_bit = errors.bit_from(flags, region);
-        }
-        (!first_valid || errors.next_bit != usize::MAX).then_some(errors)
-    }
-
-    /// The first bit at or after `from` (in the region), as a buffer position.
-    fn bit_from(&self, flags: &[u64; FLAG_WORDS], from: usize) -> usize {
-        let at = from - self.region;
-        let words = (self.end - self.region).div_ceil(BLOCK);
-        let mut w = at / BLOCK;
-        let mut bits = flags[w] & (u64::MAX << (at % BLOCK));
-        loop {
-            if bits != 0 {
-                return self.region + w * BLOCK + bits.trailing_zeros() as usize;
-            }
-            w += 1;
-            if w >= words {
-                return usize::MAX;
-            }
-            bits = flags[w];
-        }
-    }
-
-    /// Whether the record `bytes[start..record_end]` of the stretch, ended by the delimiter
-    /// at `at`, is valid; records are asked about in order.
-    #[inline]
-    fn is_valid(
-        &mut self,
-        flags: &[u64; FLAG_WORDS],
-        bytes: &[u8],
-        start: usize,
-        record_end: usize,
-        at: usize,
-    ) -> bool {
-        if start == self.first {
-            return self.first_valid;
-        }
-        if self.next_bit < start {
-            self.next_bit = self.bit_from(flags, start);
-        }
-        if self.next_bit > at {
-            true
-        } else if self.next_bit >= start + 2 {
-            false
-        } else {
-            engine::is_valid(&bytes[start..record_end])
-        }
-    }
-}
+/// The bit of a delimiter's position (`Records::positions`) that says the record it ends
+/// is not valid. A position in a window is below it.
+const INVALID: u16 = 1 << 15;
+const _: () = assert!(RECORD_WINDOW + BLOCK <= INVALID as usize);
 
 impl<'a> Records<'a> {
     /// The records of `bytes` at `delimiter` (ASCII), with the `\r` rule when `crlf`.
@@ -232,14 +140,11 @@ impl<'a> Records<'a> {
             next: 0,
             base: 0,
             window_end: 0,
-            last: None,
-            ascii_from: None,
             positions: [MaybeUninit::uninit(); POSITIONS],
             found: 0,
             taken: 0,
-            checked_end: 0,
-            errors: None,
-            flags: [0; FLAG_WORDS],
+            open: Open::default(),
+            bits: [0; WINDOW_WORDS],
         }
     }
 
@@ -248,100 +153,203 @@ impl<'a> Records<'a> {
         &self.bytes[self.next.min(self.bytes.len())..]
     }
 
-    /// Finds the delimiters of the window after the current one.
+    /// Scans the window after the current one for its delimiters and errors, and marks the
+    /// records they end that are not valid.
+    #[inline(never)]
     fn fill(&mut self) {
         self.base = self.window_end;
         self.window_end = self.bytes.len().min(self.base + RECORD_WINDOW);
-        let window = &self.bytes[self.base..self.window_end];
-        let (found, ascii) = arch::marks(window, self.delimiter, &mut self.positions);
-        self.ascii_from = match (ascii, self.ascii_from) {
-            // Still ASCII since where it was.
-            (true, Some(from)) => Some(from),
-            (true, None) => Some(self.base),
-            (false, _) => None,
-        };
+        let (found, with_bits) = arch::scan(
+            self.bytes,
+            self.base,
+            self.delimiter,
+            &mut self.positions,
+            &mut self.bits,
+        );
         self.found = found;
         self.taken = 0;
-        self.last = found.checked_sub(1).map(|i| self.delimiter_at(i));
+        if with_bits != 0 {
+            self.verdicts(with_bits);
+        } else if found > 0 {
+            // Only the open record can be invalid: its bytes before this window had bits.
+            let open = self.open;
+            self.close(0, open);
+            self.open = Open {
+                start: self.delimiter_at(found - 1) + 1,
+                ..Open::default()
+            };
+        }
+    }
+
+    /// The entry `i` of the window's delimiters (its position from the window's start, and
+    /// [`INVALID`]).
+    #[inline(always)]
+    fn entry(&self, i: usize) -> u16 {
+        debug_assert!(i < self.found);
+        // SAFETY: `arch::scan` wrote the first `found` positions of this window, and there
+        // are `POSITIONS` of them.
+        unsafe { self.positions.get_unchecked(i).assume_init() }
     }
 
     /// The delimiter `i` of the window, as a buffer position.
     #[inline(always)]
     fn delimiter_at(&self, i: usize) -> usize {
-        debug_assert!(i < self.found);
-        // SAFETY: `arch::marks` wrote the first `found` positions of this window.
-        self.base + usize::from(unsafe { self.positions[i].assume_init() })
+        self.base + usize::from(self.entry(i) & !INVALID)
     }
 
-    /// The next delimiter, or the end of the buffer: the end of the next record.
+    /// The verdict of the record ended by the window's delimiter `i`, whose bits said
+    /// `record`: marks it when it is not valid.
     #[inline]
-    fn find(&mut self) -> usize {
-        loop {
-            if self.taken < self.found {
-                let at = self.delimiter_at(self.taken);
-                self.taken += 1;
-                return at;
-            }
-            if self.window_end < self.bytes.len() {
-                self.fill();
-            } else {
-                return self.bytes.len();
-            }
+    fn close(&mut self, i: usize, record: Open) {
+        let invalid = record.invalid
+            || (record.unsure
+                && !engine::is_valid(&self.bytes[record.start..self.delimiter_at(i)]));
+        if invalid {
+            self.positions[i] = MaybeUninit::new(self.entry(i) | INVALID);
         }
     }
 
-    /// Validates the stretch from `start` (a record's start) to just after the last
-    /// delimiter of the marked window (at or after `at`, the record's end), or to the end
-    /// of the buffer when the record is the last; when it is invalid, prepares the
-    /// verdicts of its records ([`StretchErrors`]).
+    /// Marks the records that the window's delimiters end and that are not valid, from its
+    /// error bits (in the words that `with_bits` names; the rule is
+    /// `arch::generic::marks::scan`'s), and carries what the bits
+    /// after its last delimiter say into the next window's first record.
     #[cold]
-    fn check(&mut self, start: usize, at: usize) {
+    fn verdicts(&mut self, with_bits: u64) {
+        // Record `i` (`found`: the one still open after the window) and what its bits said.
+        let mut i = 0;
+        let mut record = self.open;
+        let mut end = if self.found > 0 {
+            self.delimiter_at(0)
+        } else {
+            usize::MAX
+        };
+        let mut with_bits = with_bits;
+        while with_bits != 0 {
+            let w = with_bits.trailing_zeros() as usize;
+            with_bits &= with_bits - 1;
+            let mut word = self.bits[w];
+            while word != 0 {
+                let b = self.base + w * BLOCK + word.trailing_zeros() as usize;
+                word &= word - 1;
+                if b > end {
+                    self.close(i, record);
+                    i = self.record_of(b, i + 1);
+                    record = Open {
+                        start: self.delimiter_at(i - 1) + 1,
+                        ..Open::default()
+                    };
+                    end = if i < self.found {
+                        self.delimiter_at(i)
+                    } else {
+                        usize::MAX
+                    };
+                }
+                if b >= record.start + 2 {
+                    record.invalid = true;
+                } else {
+                    record.unsure = true;
+                }
+            }
+        }
+        if i < self.found {
+            self.close(i, record);
+            record = Open {
+                start: self.delimiter_at(self.found - 1) + 1,
+                ..Open::default()
+            };
+        }
+        self.open = record;
+    }
+
+    /// The first of the window's delimiters from `i` on that is at or after `b` (a buffer
+    /// position in the window), or `found` when there is none: the record whose bytes or
+    /// delimiter hold `b`.
+    #[inline(always)]
+    fn record_of(&self, b: usize, i: usize) -> usize {
+        let at = b - self.base;
+        let mut i = i;
+        while i < self.found && usize::from(self.entry(i) & !INVALID) < at {
+            i += 1;
+        }
+        i
+    }
+
+    /// The end and verdict of the record at `start` when the window's delimiters are all
+    /// taken: the next window's first delimiter, or the end of the buffer (the last
+    /// record, which no delimiter ends).
+    #[inline(never)]
+    fn past_window(&mut self, start: usize) -> (usize, bool) {
         let len = self.bytes.len();
-        let end = if at >= len {
-            len
-        } else {
-            self.last.unwrap_or(at).max(at) + 1
-        };
-        self.checked_end = end;
-        // ASCII, as the delimiter search saw, or valid: every record is valid. A stretch
-        // right after one with an error skips the validation (a damaged log is damaged all
-        // along): the search for the error bits, in one pass, finds whether it is valid too,
-        // at a little more than a validation's cost.
-        let after_error = self.errors.is_some();
-        self.errors = if self.ascii_from.is_some_and(|from| from <= start)
-            || (!after_error && engine::is_valid(&self.bytes[start..end]))
-        {
-            None
-        } else {
-            StretchErrors::new(self.bytes, start, at.min(len), end, &mut self.flags)
-        };
+        while self.window_end < len {
+            self.fill();
+            if self.found > 0 {
+                let entry = self.entry(0);
+                self.taken = 1;
+                return (
+                    self.base + usize::from(entry & !INVALID),
+                    entry & INVALID == 0,
+                );
+            }
+        }
+        // The last record: its bits, and whether the end of the buffer leaves a sequence
+        // open, which no bit shows.
+        let record = &self.bytes[start..];
+        let valid = !self.open.invalid
+            && if self.open.unsure {
+                engine::is_valid(record)
+            } else {
+                ends_complete(record)
+            };
+        (len, valid)
+    }
+}
+
+/// Whether `record`, whose error bits are all clear, ends with a whole character: its last
+/// byte that is not a continuation byte, among its last 4, starts a valid one to the end.
+/// (Without such a byte its bits were not all clear; the whole record is validated.)
+fn ends_complete(record: &[u8]) -> bool {
+    let tail = record.len().saturating_sub(4);
+    match record[tail..].iter().rposition(|&b| !is_continuation(b)) {
+        Some(i) => engine::is_valid(&record[tail + i..]),
+        None => engine::is_valid(record),
     }
 }
 
 impl<'a> Iterator for Records<'a> {
     type Item = Record<'a>;
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<Record<'a>> {
         let start = self.next;
         let len = self.bytes.len();
         if start >= len {
             return None;
         }
-        let at = self.find();
+        let (at, valid) = if self.taken < self.found {
+            let entry = self.entry(self.taken);
+            self.taken += 1;
+            (
+                self.base + usize::from(entry & !INVALID),
+                entry & INVALID == 0,
+            )
+        } else {
+            self.past_window(start)
+        };
+        // The record's end: a delimiter at or after its start (the delimiters of the
+        // windows are in order, and `start` is just after the one before), or the end of
+        // the buffer.
+        debug_assert!(start <= at && at <= len);
         self.next = at + 1;
         let mut end = at;
-        if self.crlf && at < len && end > start && self.bytes[end - 1] == b'\r' {
-            end -= 1;
+        if self.crlf && at < len && end > start {
+            // SAFETY: start < end <= at < len: a byte of the buffer.
+            if unsafe { *self.bytes.get_unchecked(end - 1) } == b'\r' {
+                end -= 1;
+            }
         }
-        if at >= self.checked_end {
-            self.check(start, at);
-        }
-        let valid = match &mut self.errors {
-            None => true,
-            Some(errors) => errors.is_valid(&self.flags, self.bytes, start, end, at),
-        };
-        Some(Record::new(&self.bytes[start..end], start, valid))
+        // SAFETY: start <= end <= len, as above.
+        let bytes = unsafe { self.bytes.get_unchecked(start..end) };
+        Some(Record::new(bytes, start, valid))
     }
 }
 

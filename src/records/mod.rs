@@ -32,17 +32,15 @@
 //! # One pass
 //!
 //! A log shipper's buffer holds thousands of short records; validating each on its own
-//! pays a call, a set-up and a tail per record. Here the buffer is taken a window of
-//! `tiers::RECORD_WINDOW` bytes at a time: the vector backend writes out the positions of
-//! the window's delimiters (`crate::arch::generic::marks`), and the records of the window,
-//! up to its last delimiter, are validated in one call while they are in the nearest cache
-//! (not at all when the delimiter search, which loads every byte anyway, saw only ASCII).
-//! A valid window's records then cost a few instructions each: the next position. When
-//! the window has an error, one more vector pass finds the error bits of every byte, and
-//! each record's verdict is whether a bit lies in its bytes or on its delimiter (the few
-//! records whose only bits may be the record before's are validated on their own). After a
-//! window with an error that pass comes first, and says whether the window is valid too:
-//! a damaged log is damaged all along.
+//! pays a call, a set-up and a tail per record. Here the buffer is scanned a window of
+//! `tiers::RECORD_WINDOW` bytes at a time, each byte loaded once: the vector backend writes
+//! out the positions of the window's delimiters and, in the same loads, checks its bytes
+//! as the validator does (`crate::arch::generic::marks`); only a group of blocks with an
+//! error is checked again for the error bits of its bytes. A valid window's records then
+//! cost a few instructions each: the next position. In a window with an error, each
+//! record's verdict is whether a bit lies in its bytes or on its delimiter (the few records
+//! whose only bits may be the record before's are validated on their own); it is written
+//! into the record's position, so that taking a record costs the same either way.
 //!
 //! Why that is each record's own verdict: the delimiter is ASCII, so a decoder of the
 //! whole window is between characters at the start of every record, and an ill-formed part
@@ -78,8 +76,8 @@
 //!
 //! Where things are: `stream.rs` (streams), `policy.rs` (repair), `delimited.rs` (delimited
 //! records), `ranges.rs` (records by offsets or ranges), `record.rs` ([`Record`]). Next:
-//! `crate::arch::generic::marks` for the delimiter search and the error bits,
-//! `crate::engine` for the validation of each window.
+//! `crate::arch::generic::marks` for the scan of a window (delimiters and error bits),
+//! `crate::engine` for the records validated on their own.
 
 mod delimited;
 #[cfg(feature = "alloc")]
