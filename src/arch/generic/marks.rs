@@ -37,7 +37,9 @@ use crate::tiers::{BLOCK, MEDIUM_GROUP, PREFETCH_AHEAD, RECORD_WINDOW};
 /// keeps the same contract.
 ///
 /// The errors are found as the validator finds them, ORed over a group, and only a group
-/// with an error (rare, even in a damaged log) is checked again for its bits.
+/// with an error (rare, even in a damaged log) is checked again for its bits. A group after
+/// one that was not ASCII is checked as it is loaded; after an ASCII one, it is tested for
+/// ASCII first.
 ///
 /// # Panics
 /// When `from` is past the end of `bytes`, or neither 0 nor at least `BLOCK` (the scan reads
@@ -69,6 +71,7 @@ pub(crate) unsafe fn scan<V: Vector>(
             zero: V::splat(0),
             count: 0,
             with_bits: 0,
+            dense: false,
             positions,
             words,
         }
@@ -103,25 +106,91 @@ struct Scan<'a, V> {
     count: usize,
     /// Which words have a bit.
     with_bits: u64,
+    /// Whether the last group was not ASCII: the next is checked as it is loaded.
+    dense: bool,
     positions: &'a mut Positions,
     words: &'a mut ErrorBits,
 }
 
 impl<V: Vector> Scan<'_, V> {
-    /// Scans the `n` blocks at `ptr`, blocks `k..k + n` of the window.
+    /// Scans the `n` blocks at `ptr`, blocks `k..k + n` of the window: their delimiters,
+    /// then their errors, and the error bits of the group if it has any.
     ///
     /// # Safety
     /// The CPU supports `V`'s instruction set; `ptr - V::BYTES` is valid for reads of
     /// `V::BYTES + n * BLOCK` bytes.
     #[inline(always)]
     unsafe fn group(&mut self, ptr: *const u8, n: usize, k: usize) {
+        // SAFETY: the caller's guarantee.
+        let (error, ascii) = unsafe {
+            if self.dense {
+                self.check_as_loaded(ptr, n, k)
+            } else {
+                self.test_then_check(ptr, n, k)
+            }
+        };
+        // The last group says what the next is likely to be (a log's text comes in runs).
+        self.dense = !ascii;
+        if error.any_set() {
+            // SAFETY: as above.
+            unsafe { self.group_bits(ptr, n, k) };
+        }
+    }
+
+    /// [`Scan::group`]'s delimiters and errors where the last group was not ASCII: each
+    /// register checked as it is loaded (the same check that the validator makes), with no
+    /// test for ASCII first, which text that is mostly not ASCII rarely passes. Returns the
+    /// errors ORed, and whether the group is ASCII.
+    ///
+    /// # Safety
+    /// As for [`Scan::group`].
+    #[inline(always)]
+    unsafe fn check_as_loaded(&mut self, ptr: *const u8, n: usize, k: usize) -> (V, bool) {
         let per = BLOCK / V::BYTES;
-        let mut any = self.zero;
+        let (mut any, mut error) = (self.zero, self.zero);
         for b in 0..n {
             // SAFETY: the caller's guarantee: block b lies in the readable bytes.
             let block = unsafe { ptr.add(b * BLOCK) };
             // The window is the first pass over its bytes: ask for the bytes ahead, as the
             // validator's main loop does (a hint; it never faults).
+            V::prefetch(block.wrapping_add(PREFETCH_AHEAD));
+            let mut marks = 0u64;
+            for i in 0..per {
+                // SAFETY: the register lies in the block, with 3 <= V::BYTES readable bytes
+                // before it.
+                unsafe {
+                    let at = block.add(i * V::BYTES);
+                    let v = V::load_unaligned(at);
+                    marks |= v.eq_mask(self.needle) << (i * V::BYTES);
+                    any = any.or(v);
+                    let (prev1, prev2, prev3) = (
+                        V::load_unaligned(at.sub(1)),
+                        V::load_unaligned(at.sub(2)),
+                        V::load_unaligned(at.sub(3)),
+                    );
+                    error = error.or(self.tables.classify(v, prev1, prev2, prev3));
+                }
+            }
+            self.count =
+                portable::push_positions(self.positions, self.count, marks, (k + b) * BLOCK);
+        }
+        (error, any.is_ascii())
+    }
+
+    /// [`Scan::group`]'s delimiters and errors where the last group was ASCII: the
+    /// delimiters and an OR of the registers first; a group that is ASCII after no open
+    /// sequence has no errors, the others are checked. Returns the errors ORed, and whether
+    /// the group is ASCII.
+    ///
+    /// # Safety
+    /// As for [`Scan::group`].
+    #[inline(always)]
+    unsafe fn test_then_check(&mut self, ptr: *const u8, n: usize, k: usize) -> (V, bool) {
+        let per = BLOCK / V::BYTES;
+        let mut any = self.zero;
+        for b in 0..n {
+            // SAFETY: the caller's guarantee: block b lies in the readable bytes.
+            let block = unsafe { ptr.add(b * BLOCK) };
             V::prefetch(block.wrapping_add(PREFETCH_AHEAD));
             let mut marks = 0u64;
             for i in 0..per {
@@ -133,24 +202,18 @@ impl<V: Vector> Scan<'_, V> {
             self.count =
                 portable::push_positions(self.positions, self.count, marks, (k + b) * BLOCK);
         }
-        // A group that is ASCII after no open sequence has no error bits.
-        let error = if any.is_ascii() {
+        if any.is_ascii() {
             // SAFETY: the register before the group is readable (the caller's guarantee).
-            self.tables
-                .incomplete(unsafe { V::load_unaligned(ptr.sub(V::BYTES)) })
-        } else {
-            let mut error = self.zero;
-            for r in 0..n * per {
-                // SAFETY: the register lies in the group, with 3 <= V::BYTES readable bytes
-                // before it.
-                error = error.or(unsafe { self.tables.check_at(ptr.add(r * V::BYTES)) });
-            }
-            error
-        };
-        if error.any_set() {
-            // SAFETY: as above.
-            unsafe { self.group_bits(ptr, n, k) };
+            let before = unsafe { V::load_unaligned(ptr.sub(V::BYTES)) };
+            return (self.tables.incomplete(before), true);
         }
+        let mut error = self.zero;
+        for r in 0..n * per {
+            // SAFETY: the register lies in the group, with 3 <= V::BYTES readable bytes
+            // before it.
+            error = error.or(unsafe { self.tables.check_at(ptr.add(r * V::BYTES)) });
+        }
+        (error, false)
     }
 
     /// The error bits of the `n` blocks at `ptr`, blocks `k..k + n` of the window.
