@@ -46,6 +46,7 @@ fuzz_target() {
     case $t in
         mutate_valid) max_len=128 ;; # 7 header bytes and up to 16 edits of 4 bytes
         stream_chunks) max_len=4200 ;; # the chunking header and up to 4 KiB of stream
+        records) max_len=12400 ;; # three 4 KiB windows of records and more (records::lines carries a record's state across windows)
         *) max_len=4096 ;;
     esac
     mkdir -p "fuzz/artifacts/$t"
