@@ -29,15 +29,16 @@
 //! complete lines of each read are found and validated by one pass of
 //! `vutf8::records::lines`, not again per line. The framing is that of
 //! `vutf8::records::lines` (cut at `\n`, a `\r` before it left out); the cap,
-//! [`vutf8::records::DEFAULT_MAX_RECORD`] (1 MiB) by default, keeps memory bounded.
+//! [`vutf8::records::DEFAULT_MAX_RECORD`] (1 MiB) by default, keeps memory bounded. It is
+//! the crate's one framing of streams, `vutf8::records::Framer`, which `RecordReader` runs
+//! too: this crate adds the read buffer of tokio and the policy.
 
-use std::collections::VecDeque;
 use std::io;
 
 use bytes::{Buf, Bytes, BytesMut};
 use tokio_util::codec::Decoder;
 pub use vutf8::records::Policy;
-use vutf8::records::DEFAULT_MAX_RECORD;
+use vutf8::records::{Framer, Framing, Step, DEFAULT_MAX_RECORD};
 use vutf8::Utf8Error;
 
 /// One line of the stream.
@@ -107,30 +108,12 @@ pub enum Frame {
     },
 }
 
-/// A complete line at the front of the buffer, found by the last pass.
-#[derive(Clone, Copy, Debug)]
-struct Found {
-    /// The line's bytes, and those with its line end.
-    len: usize,
-    with_end: usize,
-    valid: bool,
-}
-
 /// The decoder: see the [crate documentation](crate).
 #[derive(Debug)]
 pub struct LogLines {
     policy: Policy,
-    max: usize,
-    /// Complete lines at the front of the buffer, in order.
-    found: VecDeque<Found>,
-    /// The bytes at the front of the buffer that have been searched for a line end in vain.
-    searched: usize,
-    /// The stream offset of the front of the buffer.
-    offset: u64,
-    number: u64,
-    /// While skipping a line over the cap: its number, offset and length so far, and
-    /// whether the last byte skipped was a `\r`.
-    skipping: Option<(u64, u64, u64, bool)>,
+    /// The framing of `vutf8::records::lines` with the cap, over the read buffer.
+    framer: Framer,
     repaired: u64,
     dropped: u64,
 }
@@ -141,16 +124,12 @@ impl LogLines {
         LogLines::with_max_length(policy, DEFAULT_MAX_RECORD)
     }
 
-    /// A decoder with `policy` and a cap of `max` bytes per line (its line end not counted).
+    /// A decoder with `policy` and a cap of `max` bytes per line (its line end not counted;
+    /// at least 4, so that a character fits).
     pub fn with_max_length(policy: Policy, max: usize) -> LogLines {
         LogLines {
             policy,
-            max,
-            found: VecDeque::new(),
-            searched: 0,
-            offset: 0,
-            number: 0,
-            skipping: None,
+            framer: Framing::lines().max_record(max).framer(),
             repaired: 0,
             dropped: 0,
         }
@@ -167,119 +146,46 @@ impl LogLines {
         self.dropped
     }
 
-    /// Finds the complete lines of `buf` (up to its last `\n`, or all of it at the end of
-    /// the stream) in one pass. Called when no line found before is left.
-    fn find(&mut self, buf: &BytesMut, to_end: bool) {
-        let complete = if to_end {
-            self.searched = 0;
-            buf.len()
-        } else {
-            match buf[self.searched..].iter().rposition(|&b| b == b'\n') {
-                Some(p) => {
-                    let complete = self.searched + p + 1;
-                    // What follows the last line end has been searched in vain.
-                    self.searched = buf.len() - complete;
-                    complete
-                }
-                None => {
-                    self.searched = buf.len();
-                    return;
-                }
-            }
-        };
-        let region = &buf[..complete];
-        let mut records = vutf8::records::lines(region);
-        while let Some(r) = records.next() {
-            // The next record starts where what is not yet yielded starts.
-            let next = complete - records.remaining().len();
-            self.found.push_back(Found {
-                len: r.bytes().len(),
-                with_end: next - r.offset(),
-                valid: r.is_valid(),
-            });
-        }
-    }
-
-    /// Skips the line over the cap at the front of `buf`; its report when it ends.
-    fn skip(&mut self, buf: &mut BytesMut, at_end: bool) -> Option<Frame> {
-        let (number, offset, mut len, mut last_cr) = self.skipping?;
-        let found = buf.iter().position(|&b| b == b'\n');
-        let upto = found.unwrap_or(buf.len());
-        len += upto as u64;
-        if upto > 0 {
-            last_cr = buf[upto - 1] == b'\r';
-        }
-        let consumed = found.map_or(upto, |p| p + 1);
-        buf.advance(consumed);
-        self.offset += consumed as u64;
-        if found.is_none() && !at_end {
-            self.skipping = Some((number, offset, len, last_cr));
-            return None;
-        }
-        self.skipping = None;
-        self.dropped += 1;
-        if found.is_some() && last_cr {
-            len -= 1;
-        }
-        Some(Frame::TooLong {
-            number,
-            offset,
-            len,
-        })
-    }
-
-    /// The next frame of `buf`, if a complete line is there.
+    /// The next frame of `buf`, if a complete line is there: the framer's steps over the
+    /// buffer, each dropping the bytes it is done with.
     fn next_frame(&mut self, buf: &mut BytesMut, at_end: bool) -> Option<Frame> {
         loop {
-            if let Some(f) = self.found.pop_front() {
-                let offset = self.offset;
-                self.offset += f.with_end as u64;
-                self.number += 1;
-                let mut line = buf.split_to(f.with_end).freeze();
-                line.truncate(f.len);
-                if f.len > self.max {
+            match self.framer.step(buf, at_end) {
+                Step::More { consumed } => {
+                    buf.advance(consumed);
+                    return None;
+                }
+                Step::TooLong {
+                    number,
+                    offset,
+                    len,
+                    consumed,
+                } => {
+                    buf.advance(consumed);
                     self.dropped += 1;
                     return Some(Frame::TooLong {
-                        number: self.number,
+                        number,
                         offset,
-                        len: f.len as u64,
+                        len,
                     });
                 }
-                match self.line(line, offset, f.valid) {
-                    Some(frame) => return Some(frame),
-                    None => continue, // dropped
+                Step::Record(r) => {
+                    buf.advance(r.start);
+                    let mut line = buf.split_to(r.next - r.start).freeze();
+                    line.truncate(r.end - r.start);
+                    if let Some(frame) = self.line(line, r.number, r.offset, r.valid) {
+                        return Some(frame);
+                    }
                 }
             }
-            if self.skipping.is_some() {
-                let frame = self.skip(buf, at_end);
-                if self.skipping.is_none() && !buf.is_empty() {
-                    self.find(buf, at_end);
-                }
-                if frame.is_some() || self.found.is_empty() {
-                    return frame;
-                }
-                continue;
-            }
-            self.find(buf, at_end);
-            if !self.found.is_empty() {
-                continue;
-            }
-            // No line end: a line over the cap (a `\r` at the end may be part of its end)?
-            if buf.len() > self.max + 1 {
-                self.number += 1;
-                self.skipping = Some((self.number, self.offset, 0, false));
-                self.searched = 0;
-                continue;
-            }
-            return None;
         }
     }
 
     /// A complete line under the policy: a frame, or `None` when it is dropped.
-    fn line(&mut self, bytes: Bytes, offset: u64, valid: bool) -> Option<Frame> {
+    fn line(&mut self, bytes: Bytes, number: u64, offset: u64, valid: bool) -> Option<Frame> {
         let mut line = Line {
             bytes,
-            number: self.number,
+            number,
             offset,
             valid,
             repaired: None,

@@ -95,4 +95,6 @@ pub use policy::{repair, InvalidRecord, Policy, Repair, Repaired};
 pub use ranges::{offsets, verdict_bits, ByOffsets, InOrder, Offset, OffsetsError, RangeMap};
 pub use record::Record;
 #[cfg(feature = "std")]
-pub use stream::{Frame, Framing, RecordReader, StreamRecord, DEFAULT_MAX_RECORD};
+pub use stream::{
+    Frame, Framer, Framing, RecordReader, RecordSpan, Step, StreamRecord, DEFAULT_MAX_RECORD,
+};

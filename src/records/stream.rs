@@ -4,7 +4,9 @@
 //!
 //! Each read is appended to one buffer; the complete records in it (those that end at a
 //! delimiter) are found by one pass of [`super::lines`] (or `split`): every byte is checked
-//! once, as it arrives, never again per record. A record split between two reads waits in
+//! once, as it arrives, never again per record. The framing itself, apart from where the
+//! bytes are kept, is one state machine ([`Framer`]), which the tokio codec of
+//! `vutf8-codec` drives too. A record split between two reads waits in
 //! the buffer for the rest. A record longer than the cap is reported as
 //! [`Frame::TooLong`] and skipped up to its delimiter, or, with
 //! [`Framing::cut_long_records`], its first bytes (at most the cap, cut back to a character
@@ -13,6 +15,7 @@
 use super::delimited::{split, DelimiterError, Records};
 use super::record::Record;
 use crate::grammar::floor_boundary;
+use std::collections::VecDeque;
 use std::io::{self, Read};
 use std::vec::Vec;
 
@@ -101,15 +104,23 @@ impl Framing {
     pub fn reader<R: Read>(self, inner: R) -> RecordReader<R> {
         RecordReader {
             inner,
-            framing: self,
+            framer: self.framer(),
             buf: Vec::new(),
             head: 0,
             tail: 0,
-            origin: 0,
-            spans: Vec::new(),
-            next_span: 0,
-            number: 0,
             eof: false,
+        }
+    }
+
+    /// The state of this framing over a stream whose bytes the caller keeps ([`Framer`]):
+    /// what [`RecordReader`] and other readers (the tokio codec `vutf8-codec`) are built on.
+    pub fn framer(self) -> Framer {
+        Framer {
+            framing: self,
+            found: VecDeque::new(),
+            searched: 0,
+            offset: 0,
+            number: 0,
             skipping: None,
         }
     }
@@ -178,8 +189,8 @@ pub enum Frame<'a> {
     /// A record.
     Record(StreamRecord<'a>),
     /// A record longer than the cap, skipped up to its delimiter: its number, where it
-    /// starts in the stream, and its length (without its delimiter; a `\r` before it
-    /// counts).
+    /// starts in the stream, and its length (without its delimiter, and for `lines` without
+    /// a `\r` before it).
     TooLong {
         /// The record's number, from 1.
         number: u64,
@@ -190,13 +201,12 @@ pub enum Frame<'a> {
     },
 }
 
-/// A complete record in the buffer: where it starts, where its bytes end, where the next
-/// starts, its verdict.
+/// A complete record at the front of the pending bytes, found by the last pass: its length,
+/// the length with its end (delimiter, and a `\r` before it for `lines`), its verdict.
 #[derive(Clone, Copy, Debug)]
-struct Span {
-    start: usize,
-    end: usize,
-    next: usize,
+struct Found {
+    len: usize,
+    with_end: usize,
     valid: bool,
 }
 
@@ -212,35 +222,248 @@ struct Skipping {
     last_cr: bool,
 }
 
+/// The framing of a stream ([`Framing`]) apart from where its bytes are kept: the one state
+/// machine of the crate's streams, behind [`RecordReader`] and the tokio codec of
+/// `vutf8-codec`. The caller keeps the bytes it has read and not yet dropped, the *pending*
+/// bytes, and asks [`Framer::step`] what is at their front; each [`Step`] says which bytes
+/// to drop before the next call. The complete records in the pending bytes are found by one
+/// pass of [`super::lines`] (or `split`) when a delimiter arrives: every byte is checked
+/// once, never again per record.
+///
+/// ```
+/// use vutf8::records::{Framing, Step};
+/// let mut framer = Framing::lines().framer();
+/// let mut pending = b"one\r\ntw".to_vec();
+/// let Step::Record(r) = framer.step(&pending, false) else { unreachable!() };
+/// assert_eq!((&pending[r.start..r.end], r.next, r.valid, r.number), (&b"one"[..], 5, true, 1));
+/// pending.drain(..r.next);
+/// assert_eq!(framer.step(&pending, false), Step::More { consumed: 0 });
+/// pending.extend_from_slice(b"o\xFF");
+/// let Step::Record(r) = framer.step(&pending, true) else { unreachable!() };
+/// assert_eq!((&pending[r.start..r.end], r.valid), (&b"two\xFF"[..], false));
+/// ```
+#[derive(Clone, Debug)]
+pub struct Framer {
+    framing: Framing,
+    /// The complete records at the front of the pending bytes, in order.
+    found: VecDeque<Found>,
+    /// How many pending bytes after the found records have been searched for a delimiter
+    /// in vain.
+    searched: usize,
+    /// Where the pending bytes start in the stream.
+    offset: u64,
+    number: u64,
+    skipping: Option<Skipping>,
+}
+
+/// What [`Framer::step`] found at the front of the pending bytes. Positions are indices of
+/// the pending bytes given to it; the caller drops the bytes before `next` (or `consumed`)
+/// before the next call, and keeps the others.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// A record, or the first bytes of one longer than the cap ([`RecordSpan::cut`]).
+    Record(RecordSpan),
+    /// A record longer than the cap, skipped up to its delimiter: its number, where it
+    /// starts in the stream, and its length (without its delimiter, and for `lines` without
+    /// a `\r` before it).
+    TooLong {
+        /// The record's number, from 1.
+        number: u64,
+        /// Where it starts in the stream.
+        offset: u64,
+        /// Its length in bytes.
+        len: u64,
+        /// The bytes to drop.
+        consumed: usize,
+    },
+    /// No record is complete in the pending bytes: drop the first `consumed` (skipped), and
+    /// read more. At the end of the stream, the records are over.
+    More {
+        /// The bytes to drop.
+        consumed: usize,
+    },
+}
+
+/// A record in the pending bytes ([`Step::Record`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordSpan {
+    /// Where its bytes start (the bytes before were skipped).
+    pub start: usize,
+    /// Where its bytes end: they are without its delimiter, and for `lines` without a
+    /// `\r` before it.
+    pub end: usize,
+    /// Where the next record starts: the bytes to drop. `end..next` is what ended the
+    /// record (nothing for a last record without a delimiter, or a cut one).
+    pub next: usize,
+    /// Whether its bytes are valid UTF-8.
+    pub valid: bool,
+    /// Its number in the stream, from 1 (records too long to keep count).
+    pub number: u64,
+    /// Where it starts in the stream.
+    pub offset: u64,
+    /// Whether the record was longer than the cap and these are its first bytes, at most
+    /// the cap and cut back to a character boundary ([`Framing::cut_long_records`]); the
+    /// rest of the record is skipped.
+    pub cut: bool,
+}
+
+impl Framer {
+    /// What is at the front of `pending`, the bytes read and not yet dropped (those of
+    /// the last call that were not dropped, then what was read since); `at_end` when
+    /// nothing more will come (then a last record needs no delimiter).
+    pub fn step(&mut self, pending: &[u8], at_end: bool) -> Step {
+        // Skipped bytes dropped within this call.
+        let mut front = 0;
+        loop {
+            let rest = &pending[front..];
+            if let Some(f) = self.found.pop_front() {
+                self.number += 1;
+                let offset = self.offset;
+                self.offset += f.with_end as u64;
+                let next = front + f.with_end;
+                if f.len <= self.framing.max {
+                    return Step::Record(RecordSpan {
+                        start: front,
+                        end: front + f.len,
+                        next,
+                        valid: f.valid,
+                        number: self.number,
+                        offset,
+                        cut: false,
+                    });
+                }
+                if self.framing.cut {
+                    let kept = floor_boundary(&rest[..f.len], self.framing.max);
+                    return Step::Record(RecordSpan {
+                        start: front,
+                        end: front + kept,
+                        next,
+                        valid: crate::engine::is_valid(&rest[..kept]),
+                        number: self.number,
+                        offset,
+                        cut: true,
+                    });
+                }
+                return Step::TooLong {
+                    number: self.number,
+                    offset,
+                    len: f.len as u64,
+                    consumed: next,
+                };
+            }
+            if let Some(skipping) = self.skipping.as_mut() {
+                // Drop the record up to its delimiter; report it when that is found (or
+                // the stream ends).
+                let found = rest.iter().position(|&b| b == self.framing.delimiter);
+                let upto = found.unwrap_or(rest.len());
+                skipping.len += upto as u64;
+                if upto > 0 {
+                    skipping.last_cr = rest[upto - 1] == b'\r';
+                }
+                let consumed = found.map_or(upto, |p| p + 1);
+                self.offset += consumed as u64;
+                front += consumed;
+                if found.is_none() && !at_end {
+                    return Step::More { consumed: front };
+                }
+                let mut done = *skipping;
+                self.skipping = None;
+                if found.is_some() && self.framing.crlf && done.last_cr {
+                    done.len -= 1; // The `\r` before the `\n` is not part of the record.
+                }
+                if done.report {
+                    return Step::TooLong {
+                        number: done.number,
+                        offset: done.offset,
+                        len: done.len,
+                        consumed: front,
+                    };
+                }
+                continue;
+            }
+            if rest.is_empty() {
+                return Step::More { consumed: front };
+            }
+            let delimiter = self.framing.delimiter;
+            let complete = if at_end {
+                rest.len()
+            } else if let Some(p) = rest[self.searched..].iter().rposition(|&b| b == delimiter) {
+                self.searched + p + 1
+            } else {
+                self.searched = rest.len();
+                // (A `\r` at the end may be the start of a line end: one byte more is
+                // allowed.)
+                if rest.len() <= self.framing.max + usize::from(self.framing.crlf) {
+                    return Step::More { consumed: front };
+                }
+                // A record longer than the cap, its delimiter not read yet.
+                if let Some(step) = self.start_skipping(rest, front) {
+                    return step;
+                }
+                continue;
+            };
+            // What follows the last delimiter has been searched in vain.
+            self.searched = rest.len() - complete;
+            let region = &rest[..complete];
+            let mut records = Records::new(region, delimiter, self.framing.crlf);
+            while let Some(r) = records.next() {
+                // Its end bytes run to where the next record (what is not yet yielded)
+                // starts.
+                let next = complete - records.remaining().len();
+                self.found.push_back(Found {
+                    len: r.bytes().len(),
+                    with_end: next - r.offset(),
+                    valid: r.is_valid(),
+                });
+            }
+        }
+    }
+
+    /// Starts skipping the record at the front of `rest` (at `front` of the pending bytes),
+    /// longer than the cap and not yet ended; returns its cut first bytes when the framing
+    /// keeps them (then all of `rest` is dropped).
+    fn start_skipping(&mut self, rest: &[u8], front: usize) -> Option<Step> {
+        self.number += 1;
+        self.searched = 0;
+        let cut = self.framing.cut;
+        self.skipping = Some(Skipping {
+            number: self.number,
+            offset: self.offset,
+            // What is cut and yielded is skipped at once: the rest is looked at from there.
+            len: if cut { rest.len() as u64 } else { 0 },
+            report: !cut,
+            last_cr: cut && rest.last() == Some(&b'\r'),
+        });
+        if !cut {
+            return None;
+        }
+        let kept = floor_boundary(rest, self.framing.max);
+        let offset = self.offset;
+        self.offset += rest.len() as u64;
+        Some(Step::Record(RecordSpan {
+            start: front,
+            end: front + kept,
+            next: front + rest.len(),
+            valid: crate::engine::is_valid(&rest[..kept]),
+            number: self.number,
+            offset,
+            cut: true,
+        }))
+    }
+}
+
 /// The records of a stream, read through a `std::io::Read` ([`Framing::reader`]). Memory:
 /// one buffer of about the cap plus one read, whatever the input.
 #[derive(Debug)]
 pub struct RecordReader<R> {
     inner: R,
-    framing: Framing,
-    /// The bytes read and not yet yielded are `buf[head..tail]`; `buf[0]` is at stream
-    /// offset `origin`.
+    framer: Framer,
+    /// The bytes read and not yet yielded (the framer's pending bytes) are
+    /// `buf[head..tail]`.
     buf: Vec<u8>,
     head: usize,
     tail: usize,
-    origin: u64,
-    /// The complete records found in the buffer, and the next one to yield.
-    spans: Vec<Span>,
-    next_span: usize,
-    number: u64,
     eof: bool,
-    skipping: Option<Skipping>,
-}
-
-/// What [`RecordReader::next_frame`] yields, before it borrows the buffer.
-#[derive(Clone, Copy, Debug)]
-enum Next {
-    /// A complete record of the buffer.
-    Whole(Span),
-    /// The first bytes of the record at `start..end` of the buffer, cut to the cap.
-    Cut(usize, usize),
-    /// A record too long to keep: number, offset, length.
-    TooLong(u64, u64, u64),
 }
 
 impl<R: Read> RecordReader<R> {
@@ -249,142 +472,56 @@ impl<R: Read> RecordReader<R> {
     /// # Errors
     /// What the reader returns (`Interrupted` is retried).
     pub fn next_frame(&mut self) -> io::Result<Option<Frame<'_>>> {
-        let next = loop {
-            if self.next_span < self.spans.len() {
-                let span = self.spans[self.next_span];
-                self.next_span += 1;
-                self.head = span.next;
-                self.number += 1;
-                break self.too_long(span).unwrap_or(Next::Whole(span));
-            }
-            if let Some(next) = self.skip() {
-                break next;
-            }
-            if self.next_span < self.spans.len() {
-                continue; // The records after a skipped one.
-            }
-            // (A `\r` at the end may be the start of a line end: one byte more is allowed.)
-            let partial_max = self.framing.max + usize::from(self.framing.crlf);
-            if self.skipping.is_none() && self.tail - self.head > partial_max {
-                // A record longer than the cap, its delimiter not read yet.
-                if let Some(next) = self.start_skipping() {
-                    break next;
+        let step = loop {
+            match self.framer.step(&self.buf[self.head..self.tail], self.eof) {
+                Step::More { consumed } => {
+                    self.head += consumed;
+                    if self.eof {
+                        return Ok(None);
+                    }
+                    self.read()?;
                 }
-                continue;
+                step => break step,
             }
-            if self.eof {
-                if self.head == self.tail || self.skipping.is_some() {
-                    return Ok(None);
-                }
-                // The last record, without a delimiter.
-                self.find(true);
-                continue;
-            }
-            self.read()?;
         };
-        Ok(Some(match next {
-            Next::Whole(span) => Frame::Record(StreamRecord {
-                bytes: &self.buf[span.start..span.end],
-                end: &self.buf[span.end..span.next],
-                offset: self.origin + span.start as u64,
-                number: self.number,
-                valid: span.valid,
-                cut: false,
-            }),
-            Next::Cut(start, end) => {
-                let bytes = &self.buf[start..end];
-                let kept = &bytes[..floor_boundary(bytes, self.framing.max)];
+        let head = self.head;
+        Ok(Some(match step {
+            Step::Record(r) => {
+                self.head += r.next;
                 Frame::Record(StreamRecord {
-                    bytes: kept,
-                    end: &[],
-                    offset: self.origin + start as u64,
-                    number: self.number,
-                    valid: crate::engine::is_valid(kept),
-                    cut: true,
+                    bytes: &self.buf[head + r.start..head + r.end],
+                    end: if r.cut {
+                        &[]
+                    } else {
+                        &self.buf[head + r.end..head + r.next]
+                    },
+                    offset: r.offset,
+                    number: r.number,
+                    valid: r.valid,
+                    cut: r.cut,
                 })
             }
-            Next::TooLong(number, offset, len) => Frame::TooLong {
+            Step::TooLong {
                 number,
                 offset,
                 len,
-            },
+                consumed,
+            } => {
+                self.head += consumed;
+                Frame::TooLong {
+                    number,
+                    offset,
+                    len,
+                }
+            }
+            Step::More { .. } => unreachable!("handled above"),
         }))
     }
 
-    /// For a complete record longer than the cap (already numbered): its report, or its
-    /// cut first bytes.
-    fn too_long(&self, span: Span) -> Option<Next> {
-        if span.end - span.start <= self.framing.max {
-            return None;
-        }
-        Some(if self.framing.cut {
-            Next::Cut(span.start, span.end)
-        } else {
-            Next::TooLong(
-                self.number,
-                self.origin + span.start as u64,
-                (span.end - span.start) as u64,
-            )
-        })
-    }
-
-    /// Starts skipping the record at `head`, longer than the cap and not yet ended; returns
-    /// its cut first bytes when the framing keeps them.
-    fn start_skipping(&mut self) -> Option<Next> {
-        self.number += 1;
-        let (head, tail) = (self.head, self.tail);
-        let cut = self.framing.cut;
-        self.skipping = Some(Skipping {
-            number: self.number,
-            offset: self.origin + head as u64,
-            // What is cut and yielded is skipped at once: the rest is looked at from `tail`.
-            len: if cut { (tail - head) as u64 } else { 0 },
-            report: !cut,
-            last_cr: cut && self.buf[tail - 1] == b'\r',
-        });
-        if cut {
-            self.head = tail;
-            return Some(Next::Cut(head, tail));
-        }
-        None
-    }
-
-    /// While a record is being skipped: drops the buffer up to its delimiter, and reports
-    /// the record when that is found (or the stream ends).
-    fn skip(&mut self) -> Option<Next> {
-        let skipping = self.skipping.as_mut()?;
-        let delimiter = self.framing.delimiter;
-        let found = self.buf[self.head..self.tail]
-            .iter()
-            .position(|&b| b == delimiter);
-        let upto = found.map_or(self.tail, |p| self.head + p);
-        skipping.len += (upto - self.head) as u64;
-        if upto > self.head {
-            skipping.last_cr = self.buf[upto - 1] == b'\r';
-        }
-        self.head = found.map_or(self.tail, |_| upto + 1);
-        if found.is_none() && !self.eof {
-            return None;
-        }
-        let mut done = *skipping;
-        self.skipping = None;
-        if found.is_some() {
-            if self.framing.crlf && done.last_cr {
-                done.len -= 1; // The `\r` before the `\n` is not part of the record.
-            }
-            // The records after its delimiter, already read.
-            self.find(false);
-        }
-        done.report
-            .then_some(Next::TooLong(done.number, done.offset, done.len))
-    }
-
-    /// Reads once more into the buffer (after moving what is left to its front), and finds
-    /// the complete records in what is new.
+    /// Reads once more into the buffer, after moving what is left to its front.
     fn read(&mut self) -> io::Result<()> {
         if self.head > 0 {
             self.buf.copy_within(self.head..self.tail, 0);
-            self.origin += self.head as u64;
             self.tail -= self.head;
             self.head = 0;
         }
@@ -398,50 +535,8 @@ impl<R: Read> RecordReader<R> {
                 Err(e) => return Err(e),
             }
         };
-        if n == 0 {
-            self.eof = true;
-            return Ok(());
-        }
-        let searched = self.tail;
         self.tail += n;
-        if self.skipping.is_none() {
-            // A delimiter among the new bytes ends every record before it.
-            let delimiter = self.framing.delimiter;
-            if self.buf[searched..self.tail].contains(&delimiter) {
-                self.find(false);
-            }
-        }
+        self.eof = n == 0;
         Ok(())
-    }
-
-    /// Finds the records of `buf[head..tail]` up to its last delimiter (or all of it, at
-    /// the end of the stream), in one pass.
-    fn find(&mut self, to_end: bool) {
-        let delimiter = self.framing.delimiter;
-        let region = &self.buf[self.head..self.tail];
-        let complete = if to_end {
-            region.len()
-        } else {
-            match region.iter().rposition(|&b| b == delimiter) {
-                Some(p) => p + 1,
-                None => return,
-            }
-        };
-        let region = &region[..complete];
-        let mut records = Records::new(region, delimiter, self.framing.crlf);
-        let head = self.head;
-        self.spans.clear();
-        self.next_span = 0;
-        while let Some(r) = records.next() {
-            let start = head + r.offset();
-            self.spans.push(Span {
-                start,
-                end: start + r.bytes().len(),
-                // Its end bytes run to where the next record (what is not yet yielded)
-                // starts.
-                next: head + complete - records.remaining().len(),
-                valid: r.is_valid(),
-            });
-        }
     }
 }
