@@ -370,6 +370,20 @@ const STATIC_ENTRY: Option<Option<&Entry>> = {
     choice
 };
 
+/// Every scan this CPU runs, with its name, for the tests of what is built on them
+/// (`crate::records`): the portable one and each runnable backend's.
+#[cfg(all(test, feature = "std"))]
+pub(crate) fn runnable_scans() -> std::vec::Vec<(&'static str, ScanFn)> {
+    let mut scans = std::vec![("portable", portable::scan as ScanFn)];
+    scans.extend(
+        BACKENDS
+            .iter()
+            .filter(|e| (e.detect)())
+            .map(|e| (e.backend.name(), e.scan)),
+    );
+    scans
+}
+
 #[cfg(all(test, feature = "std"))]
 mod tests {
     use super::portable::{ErrorBits, Positions, POSITIONS, WINDOW_WORDS};

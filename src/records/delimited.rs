@@ -6,6 +6,8 @@
 use super::record::Record;
 use crate::arch;
 use crate::arch::portable::{ErrorBits, Positions, POSITIONS, WINDOW_WORDS};
+#[cfg(all(test, feature = "std"))]
+use crate::arch::ScanFn;
 use crate::engine;
 use crate::grammar::is_continuation;
 use crate::tiers::{BLOCK, RECORD_WINDOW};
@@ -100,6 +102,11 @@ pub struct Records<'a> {
     open: Open,
     /// The error bits of the window, in the words that have any.
     bits: ErrorBits,
+    /// In the tests, the scan of a window when not `arch::scan` (the backend chosen for
+    /// this CPU): each backend's in turn. (Not a field of the library: a call through it
+    /// cost 4-9 % on the multilingual and damaged logs.)
+    #[cfg(all(test, feature = "std"))]
+    scan: Option<ScanFn>,
     /// The window's delimiters, in order: the first `found` are written (`arch::scan`),
     /// each its position from the window's start, with [`INVALID`] set when the record it
     /// ends is not valid ([`Records::verdicts`]); `taken` of them have ended records. A
@@ -145,6 +152,18 @@ impl<'a> Records<'a> {
             taken: 0,
             open: Open::default(),
             bits: [0; WINDOW_WORDS],
+            #[cfg(all(test, feature = "std"))]
+            scan: None,
+        }
+    }
+
+    /// The records of `bytes` as [`Records::new`], each window scanned by `scan`, which
+    /// this CPU runs (`arch::runnable_scans`).
+    #[cfg(all(test, feature = "std"))]
+    fn with_scan(bytes: &'a [u8], delimiter: u8, crlf: bool, scan: ScanFn) -> Self {
+        Records {
+            scan: Some(scan),
+            ..Records::new(bytes, delimiter, crlf)
         }
     }
 
@@ -159,13 +178,7 @@ impl<'a> Records<'a> {
     fn fill(&mut self) {
         self.base = self.window_end;
         self.window_end = self.bytes.len().min(self.base + RECORD_WINDOW);
-        let (found, with_bits) = arch::scan(
-            self.bytes,
-            self.base,
-            self.delimiter,
-            &mut self.positions,
-            &mut self.bits,
-        );
+        let (found, with_bits) = self.scan_window();
         self.found = found;
         self.taken = 0;
         if with_bits != 0 {
@@ -179,6 +192,32 @@ impl<'a> Records<'a> {
                 ..Open::default()
             };
         }
+    }
+
+    /// The scan of the window `bytes[base..]` (`arch::scan`): its delimiters' positions
+    /// and its error bits.
+    #[inline(always)]
+    fn scan_window(&mut self) -> (usize, u64) {
+        #[cfg(all(test, feature = "std"))]
+        if let Some(scan) = self.scan {
+            // SAFETY: `arch::runnable_scans` found that this CPU runs `scan`.
+            return unsafe {
+                scan(
+                    self.bytes,
+                    self.base,
+                    self.delimiter,
+                    &mut self.positions,
+                    &mut self.bits,
+                )
+            };
+        }
+        arch::scan(
+            self.bytes,
+            self.base,
+            self.delimiter,
+            &mut self.positions,
+            &mut self.bits,
+        )
     }
 
     /// The entry `i` of the window's delimiters (its position from the window's start, and
@@ -362,5 +401,113 @@ impl fmt::Debug for Records<'_> {
             .field("next", &self.next)
             .field("len", &self.bytes.len())
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::Records;
+    use crate::tiers::{BLOCK, RECORD_WINDOW};
+    use std::vec::Vec;
+
+    /// The records of `bytes` as `BufRead::split` cuts them at `delimiter` (with the `\r`
+    /// rule of `lines` when `crlf`), each with `core::str::from_utf8`'s verdict.
+    fn reference(bytes: &[u8], delimiter: u8, crlf: bool) -> Vec<(usize, &[u8], bool)> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        while start < bytes.len() {
+            let at = bytes[start..]
+                .iter()
+                .position(|&b| b == delimiter)
+                .map_or(bytes.len(), |p| start + p);
+            let mut end = at;
+            if crlf && at < bytes.len() && end > start && bytes[end - 1] == b'\r' {
+                end -= 1;
+            }
+            let record = &bytes[start..end];
+            out.push((start, record, core::str::from_utf8(record).is_ok()));
+            start = at + 1;
+        }
+        out
+    }
+
+    /// The records iterator with every scan this CPU runs (each backend's and the portable
+    /// one), against the reference, on buffers of up to three windows and more: valid and
+    /// broken pieces, CRLF, lone CRs, NULs, empty records, records across window ends, a
+    /// buffer ending inside a character, every delimiter `lines` and `split` take.
+    #[test]
+    fn every_scan_gives_the_records_of_the_reference() {
+        let pieces: [&[u8]; 16] = [
+            b"ab",
+            b"\n",
+            b"\r\n",
+            b"\xC3\xA9",
+            b"\xE2\x82\xAC",
+            b"\xF0\x9F\x98\x80",
+            b"\xC3",
+            b"\xE2\x82",
+            b"\xF0\x9F",
+            b"\x80",
+            b"\xFF",
+            b"\xED\xA0\x80",
+            b"\r",
+            b"\0",
+            b"\n\n",
+            b"a long run of ASCII text between the damaged bytes, to make ASCII groups",
+        ];
+        let scans = crate::arch::runnable_scans();
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut buffers = 0;
+        for round in 0..600u64 {
+            let target = match round % 4 {
+                0 => (round % 131) as usize,
+                1 => RECORD_WINDOW - BLOCK + (round % 150) as usize,
+                2 => 2 * RECORD_WINDOW + (round % 257) as usize,
+                _ => 3 * RECORD_WINDOW + BLOCK + (round % 97) as usize,
+            };
+            let mut buffer = Vec::new();
+            while buffer.len() < target {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // Mostly valid text; broken pieces now and then, more often in some rounds;
+                // few delimiters in others (records across windows).
+                let kinds = if round % 3 == 0 || x.is_multiple_of(7) {
+                    16
+                } else {
+                    6
+                };
+                let piece = pieces[(x >> 40) as usize % kinds];
+                if round % 5 == 4 && piece.contains(&b'\n') && !x.is_multiple_of(13) {
+                    continue;
+                }
+                buffer.extend_from_slice(piece);
+            }
+            buffer.truncate(target);
+            for (delimiter, crlf) in [(b'\n', true), (0, false), (b'\n', false)] {
+                let want = reference(&buffer, delimiter, crlf);
+                for &(name, scan) in &scans {
+                    let got: Vec<_> = Records::with_scan(&buffer, delimiter, crlf, scan)
+                        .map(|r| (r.offset(), r.bytes(), r.is_valid()))
+                        .collect();
+                    assert_eq!(
+                        got.len(),
+                        want.len(),
+                        "{name}: how many records, {} bytes, delimiter {delimiter:#04X}",
+                        buffer.len()
+                    );
+                    for (g, w) in got.iter().zip(&want) {
+                        assert_eq!(
+                            g,
+                            w,
+                            "{name}: {} bytes, delimiter {delimiter:#04X}",
+                            buffer.len()
+                        );
+                    }
+                }
+            }
+            buffers += 1;
+        }
+        assert_eq!(buffers, 600);
     }
 }
