@@ -370,6 +370,49 @@ const STATIC_ENTRY: Option<Option<&Entry>> = {
     choice
 };
 
+/// Test text for the scans and what is built on them (`crate::records`): pieces to draw
+/// buffers from, and the pseudo-random sequence that draws them.
+#[cfg(test)]
+pub(crate) mod test_text {
+    /// Pieces of text: the first [`VALID`] are valid UTF-8 (the delimiters `\n` and `\r\n`
+    /// among them), the others broken sequences, odd bytes and runs of delimiters. (Their
+    /// tests need `std`.)
+    #[cfg(feature = "std")]
+    pub(crate) const PIECES: [&[u8]; 18] = [
+        b"ab",
+        b"\n",
+        b"\xC3\xA9",
+        b"\xE2\x82\xAC",
+        b"\xF0\x9F\x98\x80",
+        b"\r\n",
+        b"\xC3",
+        b"\xE2\x82",
+        b"\xF0\x9F",
+        b"\x80",
+        b"\xFF",
+        b"\xED\xA0\x80",
+        b"\xC0\xAF",
+        b"\r",
+        b"\0",
+        b"\n\n",
+        b"xyz\n",
+        b"a long run of ASCII text between the damaged bytes, to make ASCII groups",
+    ];
+
+    /// How many of [`PIECES`] come first and are valid.
+    #[cfg(feature = "std")]
+    pub(crate) const VALID: usize = 6;
+
+    /// The next number of a deterministic pseudo-random sequence (xorshift64) kept in `x`
+    /// (not zero).
+    pub(crate) fn next(x: &mut u64) -> u64 {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        *x
+    }
+}
+
 /// Every scan this CPU runs, with its name, for the tests of what is built on them
 /// (`crate::records`): the portable one and each runnable backend's.
 #[cfg(all(test, feature = "std"))]
@@ -431,11 +474,8 @@ mod tests {
         let mut x = 0x2545_F491_4F6C_DD1Du64;
         let data: Vec<u8> = (0..2 * BLOCK + RECORD_WINDOW + 4 * BLOCK)
             .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
                 // Mostly a few values (many matches), now and then any byte.
-                let b = (x >> 32) as u8;
+                let b = (super::test_text::next(&mut x) >> 32) as u8;
                 if b < 200 {
                     b & 0x8A
                 } else {
@@ -488,22 +528,7 @@ mod tests {
     /// short); and every word said to have a bit has one.
     #[test]
     fn every_scan_keeps_the_contract_on_every_record() {
-        let pieces: [&[u8]; 14] = [
-            b"ab",
-            b"\n",
-            b"\xC3\xA9",
-            b"\xE2\x82\xAC",
-            b"\xF0\x9F\x98\x80",
-            b"\xC3",
-            b"\xE2\x82",
-            b"\xF0\x9F",
-            b"\x80",
-            b"\xFF",
-            b"\xED\xA0\x80",
-            b"\xC0\xAF",
-            b"\n\n",
-            b"xyz\n",
-        ];
+        use super::test_text::{next, PIECES, VALID};
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
         let mut buffers = 0;
         for round in 0..1500u64 {
@@ -516,16 +541,14 @@ mod tests {
             };
             let mut buffer = Vec::new();
             while buffer.len() < target {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                // Mostly valid pieces, now and then a broken one; sometimes ASCII only.
+                let x = next(&mut x);
+                // Mostly valid pieces, now and then a broken one; sometimes valid only.
                 let kinds = match round % 3 {
-                    0 => 14,
-                    _ if x.is_multiple_of(5) => 14,
-                    _ => 5,
+                    0 => PIECES.len(),
+                    _ if x.is_multiple_of(5) => PIECES.len(),
+                    _ => VALID,
                 };
-                buffer.extend_from_slice(pieces[(x >> 40) as usize % kinds]);
+                buffer.extend_from_slice(PIECES[(x >> 40) as usize % kinds]);
             }
             buffer.truncate(target);
             // Records: cut at each `\n`; the last runs to the end of the buffer.

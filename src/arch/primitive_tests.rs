@@ -10,12 +10,7 @@ use super::{for_each_vector, VectorTest};
 fn bytes(seed: u64, n: usize) -> std::vec::Vec<u8> {
     let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
+        .map(|_| (super::test_text::next(&mut x) >> 24) as u8)
         .collect()
 }
 

@@ -437,24 +437,7 @@ mod tests {
     /// buffer ending inside a character, every delimiter `lines` and `split` take.
     #[test]
     fn every_scan_gives_the_records_of_the_reference() {
-        let pieces: [&[u8]; 16] = [
-            b"ab",
-            b"\n",
-            b"\r\n",
-            b"\xC3\xA9",
-            b"\xE2\x82\xAC",
-            b"\xF0\x9F\x98\x80",
-            b"\xC3",
-            b"\xE2\x82",
-            b"\xF0\x9F",
-            b"\x80",
-            b"\xFF",
-            b"\xED\xA0\x80",
-            b"\r",
-            b"\0",
-            b"\n\n",
-            b"a long run of ASCII text between the damaged bytes, to make ASCII groups",
-        ];
+        use crate::arch::test_text::{next, PIECES, VALID};
         let scans = crate::arch::runnable_scans();
         let mut x = 0x2545_F491_4F6C_DD1Du64;
         let mut buffers = 0;
@@ -467,17 +450,15 @@ mod tests {
             };
             let mut buffer = Vec::new();
             while buffer.len() < target {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+                let x = next(&mut x);
                 // Mostly valid text; broken pieces now and then, more often in some rounds;
                 // few delimiters in others (records across windows).
                 let kinds = if round % 3 == 0 || x.is_multiple_of(7) {
-                    16
+                    PIECES.len()
                 } else {
-                    6
+                    VALID
                 };
-                let piece = pieces[(x >> 40) as usize % kinds];
+                let piece = PIECES[(x >> 40) as usize % kinds];
                 if round % 5 == 4 && piece.contains(&b'\n') && !x.is_multiple_of(13) {
                     continue;
                 }
