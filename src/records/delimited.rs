@@ -236,6 +236,15 @@ impl<'a> Records<'a> {
         self.base + usize::from(self.entry(i) & !INVALID)
     }
 
+    /// Takes the window's next delimiter (`taken < found`): the end of a record, as a
+    /// buffer position, and the record's verdict.
+    #[inline(always)]
+    fn take(&mut self) -> (usize, bool) {
+        let i = self.taken;
+        self.taken += 1;
+        (self.delimiter_at(i), self.entry(i) & INVALID == 0)
+    }
+
     /// The verdict of the record ended by the window's delimiter `i`, whose bits said
     /// `record`: marks it when it is not valid.
     #[inline]
@@ -322,12 +331,7 @@ impl<'a> Records<'a> {
         while self.window_end < len {
             self.fill();
             if self.found > 0 {
-                let entry = self.entry(0);
-                self.taken = 1;
-                return (
-                    self.base + usize::from(entry & !INVALID),
-                    entry & INVALID == 0,
-                );
+                return self.take();
             }
         }
         // The last record: its bits, and whether the end of the buffer leaves a sequence
@@ -365,12 +369,7 @@ impl<'a> Iterator for Records<'a> {
             return None;
         }
         let (at, valid) = if self.taken < self.found {
-            let entry = self.entry(self.taken);
-            self.taken += 1;
-            (
-                self.base + usize::from(entry & !INVALID),
-                entry & INVALID == 0,
-            )
+            self.take()
         } else {
             self.past_window(start)
         };
