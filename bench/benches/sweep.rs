@@ -4,29 +4,34 @@
 //! sizes shows (a table of a dozen sizes hides them). A timing loop, not criterion, so that
 //! the 4,160 sizes of every kind of text run in minutes.
 //!
-//! For each kind of text, size, round and contender, a fresh set of **different messages**
-//! of exactly that size is cut from a real file of the corpus (`scripts/real-corpus.sh`) at
-//! random character boundaries, each placed at a random address modulo 64 in one arena of
-//! about `ARENA` bytes, made just before the contender's pass (so it sits in the L2 cache,
-//! as a message just received does). The contender validates every message once; the time
-//! of the pass divided by the messages is one sample, the contenders of a round run in the
-//! order of a balanced design (`support::balanced_order`), and the table gives the median
-//! of the rounds. No message is validated twice, so no branch predictor learns it (one
-//! prefix validated again and again is learnt, and flatters whatever branches most). The kinds with `invalid` in their
-//! name have one byte of each message replaced (`0xFF` or a stray continuation byte, at a
-//! random place): every contender must say no.
+//! For each kind of text, size and round, a fresh set of **different messages** of exactly
+//! that size is cut from a real file of the corpus (`scripts/real-corpus.sh`) at random
+//! character boundaries, each placed at a random address modulo 64 in one arena of about
+//! `ARENA` bytes, made just before each contender's pass (so it sits in the L2 cache, as a
+//! message just received does). vutf8's `is_valid` and the peers it is compared with
+//! validate the same messages ([`seed`]: common random numbers). A contender validates
+//! every message once; the time of the pass divided by the messages is one sample, the
+//! contenders of a round run in the order of a balanced design (`support::balanced_order`),
+//! and the table gives the median of the rounds. No code validates a message twice, so no
+//! branch predictor learns it (one prefix validated again and again is learnt, and flatters
+//! whatever branches most). The kinds with `invalid` in their name have one byte of each
+//! message replaced (`0xFF` or a stray continuation byte, at a random place): every
+//! contender must say no.
 //!
 //! Output: a Markdown summary per kind (ns per call at a few sizes, then vutf8 ÷ the fastest
 //! peer over 64 B - 4 KiB: geometric mean, worst size, sizes below 1.0; against std below
-//! 64 B; and the cliffs: sizes from 8 B on that cost more than 15 % above some larger size),
+//! 64 B — each ratio the median over the rounds of the ratio within a round, where both
+//! saw the same messages; and the cliffs: sizes from 8 B on that cost more than 15 % above some larger size),
 //! every sample as CSV (`target/sweep/<build>.csv`) and a plot of ns per call against size
 //! (`docs/sweep-<build>.svg`), one panel per kind. `<build>` is `avx512` for the default
 //! build, `avx2` for a build without vutf8's `avx512` feature (`--no-default-features`: the
 //! path an AVX2-only CPU takes), or the forced backend's name.
 //!
-//! Options (after `--`): `--rounds N` (default 7); `--min N`, `--max N`, `--step N` (the
-//! sizes: default every size from 1 to 4160); `--kinds fr,zh` (default all: `fr`,
-//! `en-html`, `ru`, `zh`, `fr-invalid`); `--backend NAME` (vutf8 through
+//! Options (after `--`): `--rounds N` (default 27: with 9, the noise of sampling a hundred
+//! messages of English HTML, whose cost depends on their few non-ASCII characters, made a
+//! dozen sizes look like cliffs that were not there with 27 or 63); `--min N`, `--max N`,
+//! `--step N` (the sizes: default every size from 1 to 4160); `--kinds fr,zh` (default all:
+//! `fr`, `en-html`, `ru`, `zh`, `fr-invalid`); `--backend NAME` (vutf8 through
 //! `Backend::is_valid` on that backend instead of the public `is_valid`); `--no-plot`;
 //! `--dir DIR` (the corpus, default `target/real-corpus`).
 
@@ -156,7 +161,7 @@ struct Options {
 
 fn options() -> Options {
     let mut o = Options {
-        rounds: 7,
+        rounds: 27,
         min: 1,
         max: 4160,
         step: 1,
@@ -269,6 +274,25 @@ impl Messages {
     }
 }
 
+/// The seed of the messages contender `i` validates at `size` in round `round`: **common
+/// random numbers**. vutf8's `is_valid` and the peers that share no code with it (simdutf8
+/// `basic`, simdutf, std) validate the same messages (each its own copy, made just before
+/// its pass), so that their ratio at a size is not also the difference between two samples
+/// of the text: on English HTML, where the cost of a message depends on its few non-ASCII
+/// characters, two samples of a hundred messages differed by up to 15 %, which showed as
+/// losses and "cliffs" at sizes that were the same in every run, because the seeds were.
+/// Two contenders that share code (vutf8's two, simdutf8's two) must not see the same
+/// messages, or the second would run on branches the first has trained: vutf8's
+/// `from_utf8` and simdutf8's `compat` share a seed of their own. Every size and round
+/// has its own messages, so that no size runs on branches the size before it trained.
+fn seed(size: usize, round: usize, i: usize, invalid: bool) -> u64 {
+    let group = u64::from(matches!(
+        CONTENDERS[i].name,
+        "vutf8 from_utf8" | "simdutf8 compat"
+    ));
+    (size as u64) << 24 | (round as u64) << 8 | group << 1 | u64::from(invalid)
+}
+
 /// Nanoseconds per call of `f` over every message once, and how many it found valid.
 #[inline(never)]
 fn pass(f: fn(&[u8]) -> bool, m: &Messages) -> (f64, usize) {
@@ -282,10 +306,16 @@ fn pass(f: fn(&[u8]) -> bool, m: &Messages) -> (f64, usize) {
 }
 
 /// One size of one kind: the median ns per call of every contender, in the order of
-/// [`CONTENDERS`].
+/// [`CONTENDERS`], and vutf8's ratio to the fastest peer.
 struct Row {
     size: usize,
     ns: Vec<f64>,
+    /// vutf8 `is_valid` ÷ the fastest peer: the median over the rounds of the ratio in each
+    /// round (the two saw the same messages there, [`seed`]), the peer being the one with
+    /// the lowest median.
+    ratio: f64,
+    /// vutf8 `is_valid` ÷ std, the same way.
+    std_ratio: f64,
 }
 
 /// The rows of one kind, every `o.step` sizes from `o.min` to `o.max`. The rounds are the
@@ -297,12 +327,9 @@ fn sweep(kind: &Kind, text: &[u8], o: &Options) -> Vec<Row> {
     for round in 0..o.rounds {
         for (&size, per_size) in sizes.iter().zip(&mut samples) {
             for i in support::balanced_order(CONTENDERS.len(), round) {
-                // Messages of its own for each contender, made just before its pass (so
-                // each finds them in the same caches): two contenders that share code
-                // (vutf8's two, simdutf8's two) must not see the same messages one after
-                // the other, or the second runs on branches the first has trained.
-                let seed = (size as u64) << 24 | (round as u64) << 8 | (i as u64) << 1;
-                let mut rng = Rng::new(seed | u64::from(kind.invalid));
+                // The messages, made just before the contender's pass (so each finds them
+                // in the same caches), from the seed of the size, round and group.
+                let mut rng = Rng::new(seed(size, round, i, kind.invalid));
                 let m = Messages::new(text, size, kind.invalid, &mut rng);
                 let c = &CONTENDERS[i];
                 let f = match i {
@@ -320,9 +347,27 @@ fn sweep(kind: &Kind, text: &[u8], o: &Options) -> Vec<Row> {
     sizes
         .into_iter()
         .zip(samples)
-        .map(|(size, mut per)| Row {
-            size,
-            ns: per.iter_mut().map(|s| support::median(s)).collect(),
+        .map(|(size, per)| {
+            let ns: Vec<f64> = per
+                .iter()
+                .map(|s| support::median(&mut s.clone()))
+                .collect();
+            // Ratios round by round, where vutf8 and the peer saw the same messages.
+            let paired = |peer: usize| {
+                let mut r: Vec<f64> = per[peer]
+                    .iter()
+                    .zip(&per[VUTF8])
+                    .map(|(p, v)| p / v)
+                    .collect();
+                support::median(&mut r)
+            };
+            let (ratio, std_ratio) = (paired(fastest_peer(&ns).0), paired(STD));
+            Row {
+                size,
+                ns,
+                ratio,
+                std_ratio,
+            }
         })
         .collect()
 }
@@ -380,22 +425,16 @@ fn report(kind: &Kind, rows: &[Row]) {
         names.join(" ns | ") + " ns"
     );
     println!("|---:|{}---:|", "---:|".repeat(CONTENDERS.len()));
-    let at = |s: usize| rows.iter().find(|r| r.size == s).map(|r| &r.ns);
+    let at = |s: usize| rows.iter().find(|r| r.size == s);
     for &size in SHOWN {
-        let Some(ns) = at(size) else {
+        let Some(row) = at(size) else {
             continue;
         };
-        let cells: Vec<String> = ns.iter().map(|t| format!("{t:.2}")).collect();
-        println!(
-            "| {size} | {} | {:.2} |",
-            cells.join(" | "),
-            fastest_peer(ns).1 / ns[VUTF8]
-        );
+        let cells: Vec<String> = row.ns.iter().map(|t| format!("{t:.2}")).collect();
+        println!("| {size} | {} | {:.2} |", cells.join(" | "), row.ratio);
     }
     let within = |lo: usize, hi: usize| rows.iter().filter(move |r| (lo..=hi).contains(&r.size));
-    let mid: Vec<(usize, f64)> = within(64, 4096)
-        .map(|r| (r.size, fastest_peer(&r.ns).1 / r.ns[VUTF8]))
-        .collect();
+    let mid: Vec<(usize, f64)> = within(64, 4096).map(|r| (r.size, r.ratio)).collect();
     if !mid.is_empty() {
         let worst = mid
             .iter()
@@ -417,9 +456,7 @@ fn report(kind: &Kind, rows: &[Row]) {
         let from = geomean(within(64, 4096).map(|r| r.ns[FROM_UTF8] / r.ns[VUTF8]));
         println!("- `from_utf8` ÷ `is_valid` time, geometric mean over the same sizes: {from:.3}");
     }
-    let small: Vec<(usize, f64)> = within(8, 63)
-        .map(|r| (r.size, r.ns[STD] / r.ns[VUTF8]))
-        .collect();
+    let small: Vec<(usize, f64)> = within(8, 63).map(|r| (r.size, r.std_ratio)).collect();
     if !small.is_empty() {
         let worst = small
             .iter()
@@ -431,7 +468,7 @@ fn report(kind: &Kind, rows: &[Row]) {
             geomean(small.iter().map(|r| r.1))
         );
     }
-    let tiny: Vec<f64> = within(1, 7).map(|r| r.ns[STD] / r.ns[VUTF8]).collect();
+    let tiny: Vec<f64> = within(1, 7).map(|r| r.std_ratio).collect();
     if !tiny.is_empty() {
         println!(
             "- 1-7 B: vutf8 ÷ std, worst {:.3}",
