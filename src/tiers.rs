@@ -15,7 +15,7 @@
 //! | `len < REGISTER_256` (32)          | one register from two 16-byte loads, zeros after the input  | AVX2            |
 //! | `len < REGISTER_512` (64)          | one register from one masked load, zeros after the input    | AVX-512         |
 //! | `len < SHORT_BELOW` (513)          | the short path: straight through the registers, one ASCII test above one block, no loop | all vector ones |
-//! | `len < MEDIUM_BELOW` (16 KiB; AVX-512: no limit, `MEDIUM_BELOW_512`) | the medium path: the first block, then groups of `MEDIUM_GROUP` (4) blocks from the first 64-byte boundary, one ASCII test each, the rest as one more group ending at the end, the error tested every `MEDIUM_ERROR_TEST` groups and at the end | all vector ones |
+//! | `len < MEDIUM_BELOW` (16 KiB; AVX-512: no limit, `MEDIUM_BELOW_512`) | the medium path: the first block, then groups of `MEDIUM_GROUP` (4) blocks from the first 64-byte boundary, one ASCII test each (below `MASKED_BELOW`, 16 KiB, up to 64 groups tested before the first branch), the rest as one more group ending at the end, the error tested every `MEDIUM_ERROR_TEST` groups and at the end | all vector ones |
 //! | otherwise                          | the main loop: groups of `LOOP_GROUP` (8) blocks of `BLOCK` (64) bytes between error tests, then single blocks, then the last `BLOCK` bytes re-checked, overlapping | all but AVX-512 |
 //!
 //! The 128-bit backends are SSE4.2, NEON and simd128. Why each tier ends where it does is
@@ -81,11 +81,17 @@ pub const MEDIUM_BELOW: usize = 16 << 10;
 /// on text seen again and again, and faster on text seen once).
 pub const MEDIUM_BELOW_512: usize = usize::MAX;
 
+/// Inputs of the medium path shorter than this (16 KiB: every one on the 128- and 256-bit
+/// backends) test up to `MEDIUM_ERROR_TEST` groups for ASCII before they branch on any of
+/// them; longer ones (AVX-512's) test each group as they reach it.
+pub const MASKED_BELOW: usize = 16 << 10;
+
 /// The medium path's groups: this many blocks (256 bytes), one ASCII test each.
 pub const MEDIUM_GROUP: usize = 4;
 
 /// The medium path tests its error accumulator every this many groups (16 KiB), so that a
-/// long invalid input stops soon after its error.
+/// long invalid input stops soon after its error; it also tests this many groups for ASCII
+/// at a time, into a 64-bit mask (so at most 64).
 pub const MEDIUM_ERROR_TEST: usize = 64;
 
 /// When a validator reports an error with fewer than this many bytes after its `from`
@@ -148,7 +154,7 @@ pub const COUNT_PIECE: usize = 16 * 1024;
 
 const _: () = assert!(SHORT_BELOW >= 2 * BLOCK && SHORT_BELOW > (1 + MEDIUM_GROUP) * BLOCK);
 const _: () = assert!(MEDIUM_BELOW >= SHORT_BELOW);
-const _: () = assert!(MEDIUM_GROUP >= 1 && MEDIUM_ERROR_TEST >= 1);
+const _: () = assert!(MEDIUM_GROUP >= 1 && MEDIUM_ERROR_TEST >= 1 && MEDIUM_ERROR_TEST <= 64);
 const _: () = assert!(RECORD_WINDOW.is_multiple_of(BLOCK) && RECORD_WINDOW >= BLOCK);
 const _: () = assert!(BUSY_BLOCKS <= LOOP_GROUP && BUSY_GROUPS >= 1 && DENSE_GROUPS >= 1);
 const _: () = assert!(REGISTER_128 <= REGISTER_256);

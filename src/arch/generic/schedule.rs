@@ -31,7 +31,8 @@
 //!   test over all of them ([`validate_short`]).
 //! - *Groups* of `MEDIUM_GROUP` blocks above that, on 64-byte boundaries of memory, one
 //!   ASCII test each; their number, and the rest's registers, depend on the length only
-//!   ([`validate_medium`]).
+//!   ([`validate_medium`]). Below `MASKED_BELOW`, up to 64 groups are tested before any of
+//!   their branches is taken, so that a wrong guess is found as soon as it is made.
 //! - *Loaded predecessors*: the 3 bytes before a register are loaded from memory rather
 //!   than shifted in, where they lie inside the input ([`Tables::check_at`]).
 //! - *Long inputs* on the 128- and 256-bit backends go to the main loop
@@ -55,7 +56,7 @@
 
 use super::lookup::Tables;
 use crate::arch::generic::vector::Vector;
-use crate::tiers::{BLOCK, MEDIUM_ERROR_TEST, MEDIUM_GROUP, SHORT_BELOW};
+use crate::tiers::{BLOCK, MASKED_BELOW, MEDIUM_ERROR_TEST, MEDIUM_GROUP, SHORT_BELOW};
 
 /// Validates `input`, shorter than `V::MEDIUM_BELOW` bytes, with vector type `V`: the hot
 /// path of a call (longer inputs: [`super::main_loop::validate_long`]).
@@ -179,38 +180,61 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
         }
     }
     // Before an ASCII group at `at`, the register before must not leave a sequence open.
-    // A group that starts inside the first block (`at < V::BYTES`) needs no test: the
-    // first block's check saw the bytes after any sequence open before `at`.
+    // The test reads the register that ends at `at`, or at the first block's end when `at`
+    // lies inside the first block: where that block was checked, it saw the ASCII bytes
+    // from `at` on, so a sequence open before `at` is already an error, and the register
+    // ending at `BLOCK` can only show one that is (bytes `at..BLOCK` are ASCII). No branch
+    // on `at`, which depends on the input's address: on text seen once it would be a guess
+    // (docs/PERFORMANCE.md, "Per call").
     let open_before = |at: usize| {
-        if at >= V::BYTES {
-            // SAFETY: the register ends at `at`, inside `input`.
-            t.incomplete(unsafe { V::load_unaligned(ptr.add(at - V::BYTES)) })
-        } else {
-            zero
-        }
+        // SAFETY: the register ends at `at.max(BLOCK)`, inside `input`.
+        t.incomplete(unsafe { V::load_unaligned(ptr.add(at.max(BLOCK) - V::BYTES)) })
     };
     // The groups: as many as fit after the first block whatever `head` is, so that their
     // number depends on the length only (a loop whose trip count changed with the address
     // would be mispredicted).
     let groups = (len - BLOCK) / (G * BLOCK);
     let mut pos = aligned_head(ptr);
-    for g in 0..groups {
-        // An invalid long input stops within `MEDIUM_ERROR_TEST` groups of its error.
-        if g % MEDIUM_ERROR_TEST == MEDIUM_ERROR_TEST - 1 && error.any_set() {
-            return Err(0);
-        }
-        // SAFETY: the group lies inside `input` (pos + G * BLOCK <= BLOCK + the groups'
-        // bytes <= len), and 3 <= pos.
-        unsafe {
-            if all_ascii::<V>(ptr.add(pos), G) {
-                error = error.or(open_before(pos));
-            } else {
-                for i in 0..G * BLOCK / V::BYTES {
-                    error = error.or(t.check_at(ptr.add(pos + i * V::BYTES)));
-                }
+    // Up to `MASKED_BELOW` bytes, the groups go `MEDIUM_ERROR_TEST` (at most 64) at a time:
+    // first the ASCII tests of all of them, into a mask, with no branch, then each group's
+    // branch on its bit. The tests' loads all start at once, and each branch is decided as
+    // soon as it is met, so a wrong guess costs a refill of the pipeline, not also the wait
+    // for its group's loads. Longer inputs (AVX-512's whole files) test each group as they
+    // go: reading each group twice costs more there than it saves (docs/PERFORMANCE.md,
+    // "Per call").
+    let mut g0 = 0;
+    while g0 < groups {
+        let n = (groups - g0).min(MEDIUM_ERROR_TEST);
+        let mut busy = u64::MAX;
+        if len < MASKED_BELOW {
+            busy = 0;
+            for k in 0..n {
+                // SAFETY: the group lies inside `input`.
+                let ascii = unsafe { or_blocks::<V>(ptr.add(pos + k * G * BLOCK), G) }.is_ascii();
+                busy |= u64::from(!ascii) << k;
             }
         }
-        pos += G * BLOCK;
+        for k in 0..n {
+            let ascii = if len < MASKED_BELOW {
+                busy >> k & 1 == 0
+            } else {
+                // SAFETY: the group lies inside `input` (pos + G * BLOCK <= BLOCK + the
+                // groups' bytes <= len).
+                unsafe { all_ascii::<V>(ptr.add(pos), G) }
+            };
+            if ascii {
+                error = error.or(open_before(pos));
+            } else {
+                // SAFETY: as above, and 3 <= pos.
+                error = error.or(unsafe { check_group::<V, G>(&t, ptr.add(pos)) });
+            }
+            pos += G * BLOCK;
+        }
+        g0 += n;
+        // An invalid long input stops within `MEDIUM_ERROR_TEST` groups of its error.
+        if g0 < groups && error.any_set() {
+            return Err(0);
+        }
     }
     // The rest, less than a group and a block: as many registers from `pos` as the longest
     // rest needs (`head` = 3), the last ones clamped to end at the end of the input.
@@ -238,6 +262,22 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
     } else {
         Ok(())
     }
+}
+
+/// The error bits of the `G` blocks at `ptr`, each register with its 3 bytes before it
+/// read from memory.
+///
+/// # Safety
+/// `ptr - 3` is valid for reads of `G * BLOCK + 3` bytes.
+#[inline(always)]
+unsafe fn check_group<V: Vector, const G: usize>(t: &Tables<V>, ptr: *const u8) -> V {
+    // SAFETY: the caller's guarantee covers every register and the 3 bytes before it.
+    let mut error = unsafe { t.check_at(ptr) };
+    for i in 1..G * BLOCK / V::BYTES {
+        // SAFETY: as above.
+        error = error.or(unsafe { t.check_at(ptr.add(i * V::BYTES)) });
+    }
+    error
 }
 
 /// Inputs shorter than one register, in one register with zeros after them
