@@ -35,8 +35,8 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use common::Tier;
 use vutf8::tiers::{
-    ASCII_SKIP_BLOCKS, BLOCK, LOCATE_SCALAR_BELOW, LOOP_GROUP, MEDIUM_BELOW, MEDIUM_ERROR_TEST,
-    MEDIUM_GROUP, REGISTER_128, REGISTER_256, REGISTER_512, SHORT_BELOW,
+    ASCII_SKIP_BLOCKS, BLOCK, LOCATE_SCALAR_BELOW, LOOP_GROUP, MASKED_BELOW, MEDIUM_BELOW,
+    MEDIUM_ERROR_TEST, MEDIUM_GROUP, REGISTER_128, REGISTER_256, REGISTER_512, SHORT_BELOW,
 };
 use vutf8::{Backend, ErrorKind, Utf8Error, Validator};
 
@@ -135,12 +135,14 @@ const SECOND_GROUP: usize = (1 + 2 * LOOP_GROUP) * BLOCK;
 /// block and a partial rest.
 const MAX_SHORT: usize = SECOND_GROUP + BLOCK + REGISTER_256 + 3;
 
-/// The long inputs: the main loop's shortest (on the 128- and 256-bit backends; the medium
-/// path on AVX-512), one byte more (a partial last block), and a length whose medium path
-/// runs `MEDIUM_ERROR_TEST` groups (its error test inside the loop) with a partial block
-/// after them.
-fn long_lengths() -> [usize; 3] {
+/// The long inputs: the longest whose medium path tests its groups into a mask first
+/// (`MASKED_BELOW - 1`: the most groups in one mask), the main loop's shortest (on the 128-
+/// and 256-bit backends; the medium path on AVX-512), one byte more (a partial last block),
+/// and a length whose medium path runs `MEDIUM_ERROR_TEST` groups (its error test inside
+/// the loop) with a partial block after them.
+fn long_lengths() -> [usize; 4] {
     [
+        MASKED_BELOW - 1,
         MEDIUM_BELOW,
         MEDIUM_BELOW + 1,
         MEDIUM_BELOW.max(BLOCK + MEDIUM_ERROR_TEST * GROUP) + BLOCK + 37,
