@@ -15,6 +15,7 @@ use crate::backend::Backend;
 use crate::error::Utf8Error;
 use crate::scalar;
 use crate::tiers;
+use crate::word;
 
 /// Whether `input` is valid UTF-8. The fastest check this crate has. (Which input lengths
 /// take which path: see `src/tiers.rs`.)
@@ -28,13 +29,31 @@ pub fn is_valid(input: &[u8]) -> bool {
 /// for far into a text (`tiers::DENSE_AFTER`) applied where it would be in one call.
 #[inline]
 pub(crate) fn is_valid_at(input: &[u8], at: u64) -> bool {
-    arch::validate(input, usize::try_from(at).unwrap_or(usize::MAX)).is_ok()
+    let at = usize::try_from(at).unwrap_or(usize::MAX);
+    // The backend's yes-or-no column: the call ends in a jump to the backend.
+    entry(input, |input| {
+        arch::is_valid(input, at).then_some(()).ok_or(0)
+    })
+    .is_ok()
+}
+
+/// The one way into a validator: inputs shorter than `tiers::WORD_BELOW` are checked by
+/// [`word`] here, before any backend is called (the same code for every backend, with no
+/// call through the dispatch); longer ones by `run`, a backend's validator. An error below
+/// the word says `Err(0)`.
+#[inline(always)]
+fn entry(input: &[u8], run: impl FnOnce(&[u8]) -> Result<(), usize>) -> Result<(), usize> {
+    if input.len() < tiers::WORD_BELOW {
+        word::is_valid(input).then_some(()).ok_or(0)
+    } else {
+        run(input)
+    }
 }
 
 /// Checks `input` and returns the first error, if any, with the exact position.
 #[inline]
 pub(crate) fn validate(input: &[u8]) -> Result<(), Utf8Error> {
-    match arch::validate(input, 0) {
+    match entry(input, |input| arch::validate(input, 0)) {
         Ok(()) => Ok(()),
         Err(from) => Err(first_error(input, from)),
     }
@@ -152,7 +171,7 @@ impl Backend {
             )
         };
         // SAFETY: `arch::raw` returns only validators that this CPU can run.
-        match unsafe { raw(input, 0) } {
+        match entry(input, |input| unsafe { raw(input, 0) }) {
             Ok(()) => Ok(()),
             // Always through the backend's own `locate`, even where `first_error` would
             // leave it out for a short rest: the differential tests reach each backend's
@@ -173,6 +192,6 @@ impl Backend {
             )
         };
         // SAFETY: `arch::raw` returns only validators that this CPU can run.
-        unsafe { raw(input, 0) }.is_ok()
+        entry(input, |input| unsafe { raw(input, 0) }).is_ok()
     }
 }

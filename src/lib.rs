@@ -78,6 +78,7 @@ pub mod scalar;
 mod stream;
 #[doc(hidden)]
 pub mod tiers;
+mod word;
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(all(doctest, feature = "rayon"))]

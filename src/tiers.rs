@@ -5,13 +5,15 @@
 //! `crate::errors`.)
 //!
 //! The paths, by the input's length `len` in bytes. The same on every path into the
-//! validator ([`crate::is_valid`], [`crate::from_utf8`], [`crate::Backend::validate`]): no
-//! tier comes before the backend. Inside a path, no branch depends on the bytes but for a
-//! few ASCII tests; the number of registers and groups depends on the length only.
+//! validator ([`crate::is_valid`], [`crate::from_utf8`], [`crate::Backend::validate`]): one
+//! tier, the shortest, comes before the backend (in `crate::engine`), the same for every
+//! backend; the others are the backend's. Inside a path, no branch depends on the bytes but
+//! for a few ASCII tests; the number of registers and groups depends on the length only.
 //!
 //! | condition                          | path                                                        | backends        |
 //! |------------------------------------|-------------------------------------------------------------|-----------------|
-//! | `len < REGISTER_128` (16)          | one register packed from overlapping 8-, 4- or 1-byte reads, zeros after the input | 128-bit ones    |
+//! | `len < WORD_BELOW` (8)             | one `u64` from overlapping 4- or 1-byte reads, a shift DFA over its bytes (`crate::word`), before any backend is called | all, the scalar one too |
+//! | `len < REGISTER_128` (16)          | one register packed from two overlapping 8-byte reads, zeros after the input | 128-bit ones    |
 //! | `len < REGISTER_256` (32)          | one register from two 16-byte loads, zeros after the input  | AVX2            |
 //! | `len < REGISTER_512` (64)          | one register from one masked load, zeros after the input    | AVX-512         |
 //! | `len < SHORT_BELOW` (513)          | the short path: straight through the registers, one ASCII test above one block, no loop | all vector ones |
@@ -50,8 +52,14 @@
 /// of the error check.
 pub const BLOCK: usize = 64;
 
+/// Inputs shorter than this (a `u64`'s bytes) are packed into one word and checked by the
+/// shift DFA of `crate::word`, before the call to the backend: a vector register's set-up
+/// and the call through the dispatch cost more than 7 steps of the DFA (docs/PERFORMANCE.md,
+/// "Per call").
+pub const WORD_BELOW: usize = 8;
+
 /// The bytes of a 128-bit register. 128-bit backends (SSE4.2, NEON, simd128) pack inputs
-/// shorter than this into one register from overlapping reads (`arch::generic::vector::pack16`).
+/// shorter than this (from `WORD_BELOW` bytes) into one register from overlapping reads (`arch::generic::vector::pack16`).
 pub const REGISTER_128: usize = 16;
 
 /// The bytes of a 256-bit register: AVX2 loads inputs shorter than this into one register

@@ -37,6 +37,7 @@ use common::Tier;
 use vutf8::tiers::{
     ASCII_SKIP_BLOCKS, BLOCK, LOCATE_SCALAR_BELOW, LOOP_GROUP, MASKED_BELOW, MEDIUM_BELOW,
     MEDIUM_ERROR_TEST, MEDIUM_GROUP, REGISTER_128, REGISTER_256, REGISTER_512, SHORT_BELOW,
+    WORD_BELOW,
 };
 use vutf8::{Backend, ErrorKind, Utf8Error, Validator};
 
@@ -507,20 +508,20 @@ fn every_tier_is_swept() {
     // (tier, does (len, offset) reach it?)
     type Reach = fn(usize, usize) -> bool;
     let tiers: &[(&str, Reach)] = &[
-        ("one register packed from 1 to 3 bytes", |len, _| {
+        ("the word's DFA, packed from 1 to 3 bytes", |len, _| {
             (1..4).contains(&len)
         }),
-        ("one register packed from two 4-byte words", |len, _| {
-            (4..8).contains(&len)
+        ("the word's DFA, packed from two 4-byte words", |len, _| {
+            (4..WORD_BELOW).contains(&len)
         }),
         ("one register packed from two 8-byte words", |len, _| {
-            (8..REGISTER_128).contains(&len)
+            (WORD_BELOW..REGISTER_128).contains(&len)
         }),
         ("one AVX2 register from two 16-byte loads", |len, _| {
             (REGISTER_128..REGISTER_256).contains(&len)
         }),
         ("one masked 512-bit register (AVX-512)", |len, _| {
-            (1..REGISTER_512).contains(&len)
+            (WORD_BELOW..REGISTER_512).contains(&len)
         }),
         (
             "short path, last register 1-2 bytes past the first (128-bit)",

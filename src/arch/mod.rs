@@ -14,7 +14,8 @@
 //!
 //! Each entry names the [`Backend`], its vector type, its module (whose `entry_points!`
 //! defines its raw validator `validate`, an `unsafe fn(&[u8], usize) -> Result<(), usize>`:
-//! the generic algorithm inlined into one `#[target_feature]` function; its cold `locate`
+//! the generic algorithm inlined into one `#[target_feature]` function, and the same
+//! answer as a `bool` in `is_valid` ([`ValidFn`]); its cold `locate`
 //! ([`LocateFn`]); its `scan` of a records window for delimiters and errors
 //! ([`ScanFn`])), its character counter
 //! ([`CountFn`]; the portable one of [`portable`] where the backend has none of its own)
@@ -24,8 +25,9 @@
 //!
 //! - [`is_available`], [`raw`], [`selected`]: can this CPU run a given backend, its raw
 //!   validator, and the widest one it can run.
-//! - [`validate`], [`locate`], [`count_non_continuation`] and [`scan`]: run the best
-//!   backend's validator, its cold search for the error's place, its counter, or its scan
+//! - [`validate`], [`is_valid`], [`locate`], [`count_non_continuation`] and [`scan`]: run
+//!   the best backend's validator (with the place of an error, or yes or no: a `bool`
+//!   lets `crate::is_valid` end in a jump to the backend), its cold search for the error's place, its counter, or its scan
 //!   of a records window. When the widest backend of the table is enabled at
 //!   compile time (`-C target-cpu=native`, and always for NEON on aarch64), or there is no
 //!   run-time detection (no `std`, or a target without it), the choice is made at compile
@@ -73,6 +75,10 @@ mod primitive_tests;
 /// the result never depends on it.
 pub(crate) type RawValidate = unsafe fn(&[u8], usize) -> Result<(), usize>;
 
+/// The signature of a backend's yes-or-no validator: [`RawValidate`]'s answer without the
+/// place, for `is_valid`, whose call then ends in a jump to it.
+pub(crate) type ValidFn = unsafe fn(&[u8], usize) -> bool;
+
 /// The signature of a backend's cold search for an error's place: given the input and the
 /// `from` of its raw validator's `Err`, a position as the module documentation describes.
 pub(crate) type LocateFn = unsafe fn(&[u8], usize) -> usize;
@@ -92,6 +98,8 @@ struct Entry {
     backend: Backend,
     /// The raw validator; may only be called where `detect` returns true.
     raw: RawValidate,
+    /// The same check, yes or no; may only be called where `detect` returns true.
+    valid: ValidFn,
     /// Where its error is, from its `Err(from)` (cold); may only be called where `detect`
     /// returns true.
     locate: LocateFn,
@@ -141,7 +149,8 @@ cfg_if::cfg_if! {
 
 /// Defines a backend's `#[target_feature]` functions, into which the generic code is
 /// inlined and so compiled for that instruction set: `validate`, its raw validator (see
-/// the module documentation), with its main loop in `validate_long`; its cold `locate`,
+/// the module documentation), with its main loop in `validate_long`, and `is_valid`, the
+/// same inlined again for a `bool`; its cold `locate`,
 /// kept out of the hot functions; and `scan`, the scan of a records window for its
 /// delimiters and errors ([`ScanFn`]). A backend may need several target features
 /// (AVX-512: AVX512F and AVX512BW).
@@ -154,6 +163,7 @@ macro_rules! entry_points {
         ///
         /// # Safety
         /// The CPU supports this backend's target features.
+        #[inline]
         $(#[target_feature(enable = $feature)])+
         pub(crate) unsafe fn validate(input: &[u8], at: usize) -> Result<(), usize> {
             if input.len() >= <$vector as crate::arch::generic::vector::Vector>::MEDIUM_BELOW {
@@ -163,6 +173,18 @@ macro_rules! entry_points {
             // SAFETY: the caller guarantees the target features, and this function enables
             // them, so the generic code is inlined here and compiled with it.
             unsafe { crate::arch::generic::schedule::validate::<$vector>(input) }
+        }
+
+        /// [`validate`]'s answer without the place of an error (the `valid` column):
+        /// `crate::is_valid` jumps here, where a call of `validate` would have to come back
+        /// to turn its `Result` into a `bool`.
+        ///
+        /// # Safety
+        /// The CPU supports this backend's target features.
+        $(#[target_feature(enable = $feature)])+
+        pub(crate) unsafe fn is_valid(input: &[u8], at: usize) -> bool {
+            // SAFETY: the caller guarantees the target features.
+            unsafe { validate(input, at) }.is_ok()
         }
 
         /// The main loop of [`validate`], for inputs of `MEDIUM_BELOW` bytes and more, in a
@@ -224,6 +246,7 @@ macro_rules! backends {
         const BACKENDS: &[Entry] = &[$($(#[$attr])* Entry {
             backend: Backend::$backend,
             raw: $arch_mod::$module::validate as RawValidate,
+            valid: $arch_mod::$module::is_valid as ValidFn,
             locate: $arch_mod::$module::locate as LocateFn,
             count: $count as CountFn,
             scan: $arch_mod::$module::scan as ScanFn,
@@ -693,6 +716,11 @@ dispatched! {
     /// starts `at` bytes into its text (see [`RawValidate`]). An `Err` goes to [`locate`].
     fn validate(input: &[u8], at: usize) -> Result<(), usize>
         = raw: RawValidate, else portable::fallback_validate;
+
+    /// [`validate`]'s answer alone, from the backend's own yes-or-no function (the `valid`
+    /// column), so that `is_valid` ends in a jump to it.
+    fn is_valid(input: &[u8], at: usize) -> bool
+        = valid: ValidFn, else portable::fallback_is_valid;
 
     /// The number of bytes that are not continuation bytes (character counting,
     /// `crate::count`), by the counter of the backend [`validate`] runs (the `count` column

@@ -25,6 +25,11 @@ pub(crate) fn fallback_validate(input: &[u8], at: usize) -> Result<(), usize> {
     }
 }
 
+/// [`fallback_validate`]'s answer alone.
+pub(crate) fn fallback_is_valid(input: &[u8], at: usize) -> bool {
+    fallback_validate(input, at).is_ok()
+}
+
 /// Room for the positions of one window's delimiters ([`Positions`]): one per byte at
 /// most, and one that [`push_positions`] may write past the last.
 pub(crate) const POSITIONS: usize = RECORD_WINDOW + 1;

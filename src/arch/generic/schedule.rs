@@ -3,11 +3,14 @@
 //! are the size tiers of [`crate::tiers`]:
 //!
 //! ```text
-//! bytes       0           16          32          64      513 = SHORT_BELOW     16 KiB = MEDIUM_BELOW
-//!             |           |           |           |       |                     |
-//! 128-bit     packed reg. | short path                    | medium path         | main loop
-//! AVX2        two 16-byte loads ------| short path        | medium path         | main loop
-//! AVX-512     one masked load -----------------------| short | medium path (every length)
+//! bytes       0     8     16          32          64      513 = SHORT_BELOW     16 KiB = MEDIUM_BELOW
+//!             |     |     |           |           |       |                     |
+//! 128-bit     word  | packed | short path                 | medium path         | main loop
+//! AVX2        word  | two 16-byte loads | short path      | medium path         | main loop
+//! AVX-512     word  | one masked load -----------| short   | medium path (every length)
+//!
+//! word: inputs under `WORD_BELOW` never reach a backend (`crate::word`, from
+//! `crate::engine`); the paths here still take them correctly.
 //!
 //! one register: [the input, zeros after it: a cut-off sequence shows as too short]
 //! short path:   [one ASCII test if > 64 bytes] [register 0] [registers 1.. whole]

@@ -118,16 +118,16 @@ pub(crate) trait Vector: Copy {
 }
 
 /// The bytes of `input` (under 16) followed by zeros, read without a byte loop and without a
-/// branch on the bytes: two overlapping 8-byte words (8 to 15 bytes), two overlapping 4-byte
-/// words (4 to 7), or the first, middle and last byte (1 to 3; they overlap below 3). The
-/// second word is shifted past the bytes the first already holds. Whole words make a
-/// register without the stalled store forwarding of a byte-wise copy.
+/// branch on the bytes: two overlapping 8-byte words (8 to 15 bytes), the second shifted
+/// past the bytes the first already holds; below 8 bytes, the word of [`crate::word::pack`].
+/// Whole words make a register without the stalled store forwarding of a byte-wise copy.
+/// (The validators' entry sends inputs below `tiers::WORD_BELOW` to `crate::word`, so a
+/// backend packs 8 to 15 bytes on every public path; shorter ones still pack correctly.)
 #[inline(always)]
 pub(crate) fn pack16(input: &[u8]) -> [u8; REGISTER_128] {
     let len = input.len();
     debug_assert!(len < REGISTER_128);
-    let mut bytes = [0u8; REGISTER_128];
-    if len >= 8 {
+    let (low, high) = if len >= 8 {
         let word = |at: usize| {
             let mut w = [0u8; 8];
             w.copy_from_slice(&input[at..at + 8]);
@@ -136,20 +136,12 @@ pub(crate) fn pack16(input: &[u8]) -> [u8; REGISTER_128] {
         let high = word(len - 8)
             .checked_shr(8 * (REGISTER_128 - len) as u32)
             .unwrap_or(0);
-        bytes[..8].copy_from_slice(&word(0).to_le_bytes());
-        bytes[8..].copy_from_slice(&high.to_le_bytes());
-    } else if len >= 4 {
-        let word = |at: usize| {
-            let mut w = [0u8; 4];
-            w.copy_from_slice(&input[at..at + 4]);
-            u64::from(u32::from_le_bytes(w))
-        };
-        let packed = word(0) | (word(len - 4) >> (8 * (8 - len))) << 32;
-        bytes[..8].copy_from_slice(&packed.to_le_bytes());
-    } else if len > 0 {
-        let at = |i: usize| u32::from(input[i]) << (8 * i);
-        let packed = at(0) | at(len / 2) | at(len - 1);
-        bytes[..4].copy_from_slice(&packed.to_le_bytes());
-    }
+        (word(0), high)
+    } else {
+        (crate::word::pack(input), 0)
+    };
+    let mut bytes = [0u8; REGISTER_128];
+    bytes[..8].copy_from_slice(&low.to_le_bytes());
+    bytes[8..].copy_from_slice(&high.to_le_bytes());
     bytes
 }
