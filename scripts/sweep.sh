@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The per-call sweep (bench/benches/sweep.rs) built with every loop and every function aligned
+# to 64 bytes, in its own target folder, then run.
+#
+# Usage: scripts/sweep.sh [--no-avx512] [-- SWEEP-OPTIONS]
+#   --no-avx512: vutf8 built without its `avx512` feature (the path of an AVX2-only CPU).
+#   SWEEP-OPTIONS: the sweep's own (--rounds, --min, --max, --step, --kinds, --no-plot...).
+#
+# Why: built plainly, where the link happens to put vutf8's functions moves the sweep's
+# ratios by 4-8 %: two binaries whose `avx512::validate` was the same machine code, 64-byte
+# aligned in one and 32 bytes past that in the other, measured English HTML at 1.27 and
+# 1.21 (docs/PERFORMANCE.md, "How far one binary's figures hold"). With every function and
+# loop starting on a 64-byte boundary, a change to one function no longer moves the others,
+# and two builds differ only by what changed. SWEEP_RUSTFLAGS replaces the flags;
+# SWEEP_TARGET_DIR the folder (default target/aligned, so that the plain build's cache in
+# target/ is kept).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+features=()
+if [ "${1:-}" = "--no-avx512" ]; then
+    features=(--no-default-features)
+    shift
+fi
+if [ "${1:-}" = "--" ]; then
+    shift
+fi
+export CARGO_TARGET_DIR="${SWEEP_TARGET_DIR:-target/aligned}"
+export RUSTFLAGS="${SWEEP_RUSTFLAGS--C llvm-args=-align-loops=64 -C llvm-args=-align-all-functions=6}"
+exec cargo bench -q -p vutf8-bench --bench sweep "${features[@]}" -- "$@"
