@@ -51,9 +51,18 @@ fn entry(input: &[u8], run: impl FnOnce(&[u8]) -> Result<(), usize>) -> Result<(
 }
 
 /// Checks `input` and returns the first error, if any, with the exact position.
+///
+/// Below `tiers::MEDIUM_BELOW` every path of every backend reports an error as `Err(0)`
+/// (the main loop alone says where its failed group starts), so there the yes-or-no entry
+/// of [`is_valid_at`], which ends in a jump to the backend, gives the same `from` for less.
 #[inline]
 pub(crate) fn validate(input: &[u8]) -> Result<(), Utf8Error> {
-    match entry(input, |input| arch::validate(input, 0)) {
+    let checked = if input.len() < tiers::MEDIUM_BELOW {
+        is_valid_at(input, 0).then_some(()).ok_or(0)
+    } else {
+        arch::validate(input, 0)
+    };
+    match checked {
         Ok(()) => Ok(()),
         Err(from) => Err(first_error(input, from)),
     }
@@ -180,18 +189,22 @@ impl Backend {
         }
     }
 
-    /// Like [`validate`](Backend::validate) but only says whether the input is valid.
+    /// Like [`validate`](Backend::validate) but only says whether the input is valid, by
+    /// the same code as [`crate::is_valid`] on this backend.
     ///
     /// # Panics
     /// If this CPU cannot run the backend.
     pub fn is_valid(self, input: &[u8]) -> bool {
-        let Some(raw) = arch::raw(self) else {
+        let Some(valid) = arch::valid(self) else {
             panic!(
                 "vutf8: the {} backend cannot run on this CPU or target",
                 self.name()
             )
         };
-        // SAFETY: `arch::raw` returns only validators that this CPU can run.
-        entry(input, |input| unsafe { raw(input, 0) }).is_ok()
+        entry(input, |input| {
+            // SAFETY: `arch::valid` returns only validators that this CPU can run.
+            unsafe { valid(input, 0) }.then_some(()).ok_or(0)
+        })
+        .is_ok()
     }
 }

@@ -147,6 +147,79 @@ cfg_if::cfg_if! {
     }
 }
 
+/// A raw validator's result as `is_valid`'s answer (the `$finish` of its entry).
+#[allow(dead_code)] // Unused on targets without a vector backend.
+#[inline(always)]
+fn yes(result: Result<(), usize>) -> bool {
+    result.is_ok()
+}
+
+/// Defines, inside `entry_points!`, one entry of a backend (`validate` or `is_valid`) and
+/// the out-of-line functions of its short and medium paths. The entry sends inputs of
+/// `MEDIUM_BELOW` bytes and more to the main loop (`$long`, out of line); the others it
+/// checks inline (the schedule's `validate` compiled into it), or, where the vector type's
+/// `PATHS_OUT_OF_LINE` says so, jumps to `$short` or `$medium`, so that the short path does
+/// not pay for the registers the medium path saves (see
+/// [`Vector::PATHS_OUT_OF_LINE`](generic::vector::Vector::PATHS_OUT_OF_LINE)). `$finish`
+/// turns the schedule's `Result` into the entry's return type.
+#[allow(unused_macros)] // Unused on targets without a vector backend.
+macro_rules! entry_and_paths {
+    ($vector:ty, [$($feature:tt),+], $(#[$doc:meta])*
+     fn $entry:ident, $short:ident, $medium:ident, $long:ident -> $ret:ty = $finish:path) => {
+        $(#[$doc])*
+        ///
+        /// # Safety
+        /// The CPU supports this backend's target features.
+        $(#[target_feature(enable = $feature)])+
+        pub(crate) unsafe fn $entry(input: &[u8], at: usize) -> $ret {
+            use crate::arch::generic::{schedule, vector::Vector};
+            let len = input.len();
+            if len >= <$vector as Vector>::MEDIUM_BELOW {
+                // SAFETY: the caller guarantees the target features.
+                return unsafe { $long(input, at) };
+            }
+            if !<$vector as Vector>::PATHS_OUT_OF_LINE {
+                // SAFETY: the caller guarantees the target features, and this function
+                // enables them, so the generic code is inlined here and compiled with it.
+                return $finish(unsafe { schedule::validate::<$vector>(input) });
+            }
+            if len < crate::tiers::SHORT_BELOW {
+                // SAFETY: the caller guarantees the target features.
+                unsafe { $short(input) }
+            } else {
+                // SAFETY: as above.
+                unsafe { $medium(input) }
+            }
+        }
+
+        /// The short path of [`
+        #[doc = stringify!($entry)]
+        /// `] in a function of its own (inputs shorter than `SHORT_BELOW`).
+        ///
+        /// # Safety
+        /// The CPU supports this backend's target features; `input.len() < SHORT_BELOW`.
+        #[inline(never)]
+        $(#[target_feature(enable = $feature)])+
+        unsafe fn $short(input: &[u8]) -> $ret {
+            // SAFETY: the caller guarantees the target features and the length.
+            $finish(unsafe { crate::arch::generic::schedule::validate_below_short::<$vector>(input) })
+        }
+
+        /// The medium path of [`
+        #[doc = stringify!($entry)]
+        /// `] in a function of its own (`SHORT_BELOW` to `MEDIUM_BELOW - 1` bytes).
+        ///
+        /// # Safety
+        /// The CPU supports this backend's target features; `SHORT_BELOW <= input.len()`.
+        #[inline(never)]
+        $(#[target_feature(enable = $feature)])+
+        unsafe fn $medium(input: &[u8]) -> $ret {
+            // SAFETY: the caller guarantees the target features and the length.
+            $finish(unsafe { crate::arch::generic::schedule::validate_medium_path::<$vector>(input) })
+        }
+    };
+}
+
 /// Defines a backend's `#[target_feature]` functions, into which the generic code is
 /// inlined and so compiled for that instruction set: `validate`, its raw validator (see
 /// the module documentation), with its main loop in `validate_long`, and `is_valid`, the
@@ -157,34 +230,31 @@ cfg_if::cfg_if! {
 #[allow(unused_macros)] // Unused on targets without a vector backend.
 macro_rules! entry_points {
     ($vector:ty, $($feature:tt),+) => {
-        /// Runs the lookup algorithm with this backend; see
-        /// [`schedule::validate`](crate::arch::generic::schedule::validate). An error's
-        /// place is left to the cold [`locate`]: `is_valid` never pays for it.
-        ///
-        /// # Safety
-        /// The CPU supports this backend's target features.
-        #[inline]
-        $(#[target_feature(enable = $feature)])+
-        pub(crate) unsafe fn validate(input: &[u8], at: usize) -> Result<(), usize> {
-            if input.len() >= <$vector as crate::arch::generic::vector::Vector>::MEDIUM_BELOW {
-                // SAFETY: the caller guarantees the target features.
-                return unsafe { validate_long(input, at) };
-            }
-            // SAFETY: the caller guarantees the target features, and this function enables
-            // them, so the generic code is inlined here and compiled with it.
-            unsafe { crate::arch::generic::schedule::validate::<$vector>(input) }
+        entry_and_paths! { $vector, [$($feature),+],
+            /// Runs the lookup algorithm with this backend; see
+            /// [`schedule::validate`](crate::arch::generic::schedule::validate). An error's
+            /// place is left to the cold [`locate`]: `is_valid` never pays for it.
+            fn validate, validate_short, validate_medium, validate_long -> Result<(), usize>
+                = core::convert::identity
         }
 
-        /// [`validate`]'s answer without the place of an error (the `valid` column):
-        /// `crate::is_valid` jumps here, where a call of `validate` would have to come back
-        /// to turn its `Result` into a `bool`.
+        entry_and_paths! { $vector, [$($feature),+],
+            /// [`validate`]'s answer without the place of an error (the `valid` column):
+            /// `crate::is_valid` jumps here, where a call of `validate` would have to come
+            /// back to turn its `Result` into a `bool`.
+            fn is_valid, is_valid_short, is_valid_medium, is_valid_long -> bool
+                = crate::arch::yes
+        }
+
+        /// [`validate_long`]'s answer as a `bool`, so that [`is_valid`] can jump to it.
         ///
         /// # Safety
         /// The CPU supports this backend's target features.
+        #[inline(never)]
         $(#[target_feature(enable = $feature)])+
-        pub(crate) unsafe fn is_valid(input: &[u8], at: usize) -> bool {
+        unsafe fn is_valid_long(input: &[u8], at: usize) -> bool {
             // SAFETY: the caller guarantees the target features.
-            unsafe { validate(input, at) }.is_ok()
+            unsafe { validate_long(input, at) }.is_ok()
         }
 
         /// The main loop of [`validate`], for inputs of `MEDIUM_BELOW` bytes and more, in a
@@ -349,6 +419,14 @@ pub(crate) fn raw(backend: Backend) -> Option<RawValidate> {
         return Some(portable::scalar_validate as RawValidate);
     }
     entry(backend).map(|e| e.raw)
+}
+
+/// The yes-or-no validator of `backend` (the `valid` column), if this CPU can run it.
+pub(crate) fn valid(backend: Backend) -> Option<ValidFn> {
+    if backend == Backend::Scalar {
+        return Some(portable::scalar_is_valid as ValidFn);
+    }
+    entry(backend).map(|e| e.valid)
 }
 
 /// Where the error of `input` is, after `backend`'s raw validator (from [`raw`]) said

@@ -12,6 +12,11 @@ pub(crate) fn scalar_validate(input: &[u8], _at: usize) -> Result<(), usize> {
     crate::scalar::validate(input).map_err(|e| e.valid_up_to())
 }
 
+/// [`scalar_validate`]'s answer alone (the scalar backend's `valid` column).
+pub(crate) fn scalar_is_valid(input: &[u8], at: usize) -> bool {
+    scalar_validate(input, at).is_ok()
+}
+
 /// What the engine runs where no vector backend is available: the scalar decoder, except
 /// that short inputs go to `core::str::from_utf8`, whose loop is faster than ours there
 /// (the vector backends take them in one register). The position is exact either way.

@@ -78,8 +78,33 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
     debug_assert!(len < V::MEDIUM_BELOW);
     if len >= SHORT_BELOW {
         // SAFETY: the caller guarantees the instruction set; SHORT_BELOW <= len.
-        return unsafe { validate_medium::<V, MEDIUM_GROUP>(input) };
+        unsafe { validate_medium_path::<V>(input) }
+    } else {
+        // SAFETY: the caller guarantees the instruction set; len < SHORT_BELOW.
+        unsafe { validate_below_short::<V>(input) }
     }
+}
+
+/// [`validate`] for inputs of `SHORT_BELOW` bytes and more (the medium path), for the
+/// backends that keep it in a function of its own (`Vector::PATHS_OUT_OF_LINE`).
+///
+/// # Safety
+/// As for [`validate`]; `SHORT_BELOW <= input.len()`.
+#[inline(always)]
+pub(crate) unsafe fn validate_medium_path<V: Vector>(input: &[u8]) -> Result<(), usize> {
+    // SAFETY: the caller guarantees the instruction set and the length, and SHORT_BELOW >
+    // (1 + MEDIUM_GROUP) * BLOCK (crate::tiers).
+    unsafe { validate_medium::<V, MEDIUM_GROUP>(input) }
+}
+
+/// [`validate`] for inputs shorter than `SHORT_BELOW`: one register, or the short path.
+///
+/// # Safety
+/// As for [`validate`]; `input.len() < SHORT_BELOW`.
+#[inline(always)]
+pub(crate) unsafe fn validate_below_short<V: Vector>(input: &[u8]) -> Result<(), usize> {
+    let len = input.len();
+    debug_assert!(len < SHORT_BELOW);
     if len >= V::BYTES {
         // SAFETY: the caller guarantees the instruction set; V::BYTES <= len <
         // SHORT_BELOW.

@@ -35,6 +35,15 @@ pub(crate) trait Vector: Copy {
     /// the schedule, longer ones its main loop (see `crate::tiers`).
     const MEDIUM_BELOW: usize = crate::tiers::MEDIUM_BELOW;
 
+    /// Whether a backend's entries (`validate`, `is_valid`) jump to a function of its own
+    /// for each path (short, medium, main loop) rather than hold the short and medium paths
+    /// inline. Where the medium path needs the registers a function must save and restore
+    /// (SSE4.2 and AVX2: six of them), the compiler saves them on entry, for the short
+    /// path too; a jump to each path's function costs one branch instead. Where it does not
+    /// (AVX-512), the jump is a cost, and so it is where a call cannot be a jump (WASM) or
+    /// was not measured (NEON): `false` by default. (docs/PERFORMANCE.md, "Per call".)
+    const PATHS_OUT_OF_LINE: bool = false;
+
     /// The bytes of `input`, shorter than one register, in a register with zeros after them
     /// (ASCII: a sequence cut off by the end of `input` shows up as one too short).
     ///

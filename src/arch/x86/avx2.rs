@@ -51,6 +51,7 @@ const _: () = assert!(core::mem::size_of::<Avx2Vector>() == <Avx2Vector as Vecto
 
 impl Vector for Avx2Vector {
     const BYTES: usize = crate::tiers::REGISTER_256;
+    const PATHS_OUT_OF_LINE: bool = true;
 
     #[inline(always)]
     unsafe fn load_unaligned(ptr: *const u8) -> Self {

@@ -22,6 +22,7 @@ const _: () = assert!(core::mem::size_of::<Sse42Vector>() == <Sse42Vector as Vec
 
 impl Vector for Sse42Vector {
     const BYTES: usize = crate::tiers::REGISTER_128;
+    const PATHS_OUT_OF_LINE: bool = true;
 
     #[inline(always)]
     unsafe fn load_unaligned(ptr: *const u8) -> Self {
