@@ -12,7 +12,8 @@
 //! validate the same messages ([`seed`]: common random numbers). A contender validates
 //! every message once; the time of the pass divided by the messages is one sample, the
 //! contenders of a round run in the order of a balanced design (`support::balanced_order`),
-//! and the table gives the median of the rounds. No code validates a message twice, so no
+//! each round takes the sizes in a shuffled order of its own ([`shuffled`]), and the table
+//! gives the median of the rounds. No code validates a message twice, so no
 //! branch predictor learns it (one prefix validated again and again is learnt, and flatters
 //! whatever branches most). The kinds with `invalid` in their name have one byte of each
 //! message replaced (`0xFF` or a stray continuation byte, at a random place): every
@@ -320,12 +321,14 @@ struct Row {
 
 /// The rows of one kind, every `o.step` sizes from `o.min` to `o.max`. The rounds are the
 /// outer loop, so that the samples of one size are minutes apart: a burst of noise from
-/// elsewhere on the machine then spoils one sample of a size, not all of them.
+/// elsewhere on the machine then spoils one sample of a size, not all of them. Each round
+/// takes the sizes in an order of its own ([`shuffled`]).
 fn sweep(kind: &Kind, text: &[u8], o: &Options) -> Vec<Row> {
     let sizes: Vec<usize> = (o.min..=o.max).step_by(o.step).collect();
     let mut samples = vec![vec![Vec::with_capacity(o.rounds); CONTENDERS.len()]; sizes.len()];
     for round in 0..o.rounds {
-        for (&size, per_size) in sizes.iter().zip(&mut samples) {
+        for at in shuffled(sizes.len(), round) {
+            let (size, per_size) = (sizes[at], &mut samples[at]);
             for i in support::balanced_order(CONTENDERS.len(), round) {
                 // The messages, made just before the contender's pass (so each finds them
                 // in the same caches), from the seed of the size, round and group.
@@ -370,6 +373,21 @@ fn sweep(kind: &Kind, text: &[u8], o: &Options) -> Vec<Row> {
             }
         })
         .collect()
+}
+
+/// The indices `0..n` in the order round `round` takes them: shuffled, a different order
+/// in every round. In increasing order, a size where the medium path gains a group (64 +
+/// 256 k bytes) or its rest a register ran right after a few hundred sizes that trained the
+/// branch predictor on one group or register fewer, and measured 10-20 % slower than the
+/// sizes around it: a "cliff" of the sweep's order, not of the size (docs/PERFORMANCE.md,
+/// "Per call"). Messages of every length in turn is also closer to what a parser sees.
+fn shuffled(n: usize, round: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut rng = Rng::new(0x5EED_0000 ^ round as u64);
+    for i in (1..n).rev() {
+        order.swap(i, rng.below(i + 1));
+    }
+    order
 }
 
 /// Whether a peer counts in "the fastest peer": when vutf8 runs a narrower backend than
