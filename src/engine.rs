@@ -52,9 +52,13 @@ fn entry(input: &[u8], run: impl FnOnce(&[u8]) -> Result<(), usize>) -> Result<(
 
 /// Checks `input` and returns the first error, if any, with the exact position.
 ///
-/// Below `tiers::MEDIUM_BELOW` every path of every backend reports an error as `Err(0)`
-/// (the main loop alone says where its failed group starts), so there the yes-or-no entry
-/// of [`is_valid_at`], which ends in a jump to the backend, gives the same `from` for less.
+/// Below `tiers::MEDIUM_BELOW` every path of every vector backend reports an error as
+/// `Err(0)` (the main loop alone says where its failed group starts), so there the
+/// yes-or-no entry of [`is_valid_at`] gives the same `from`, and costs less to call: the
+/// `Result` entry lost its jumps to the paths to the compiler, which saw that they always
+/// say `Err(0)` and changed what they return (docs/PERFORMANCE.md, "Per call"). (Without a
+/// vector backend the scalar fallback's exact position is lost, and found again from the
+/// start, on the cold path.)
 #[inline]
 pub(crate) fn validate(input: &[u8]) -> Result<(), Utf8Error> {
     let checked = if input.len() < tiers::MEDIUM_BELOW {

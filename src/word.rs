@@ -19,7 +19,8 @@ use crate::grammar::strict_rule;
 /// The bits of one state in a row.
 const WIDTH: u32 = 6;
 
-/// The state between characters (and the start and accepting state).
+/// The state between characters (and the start and accepting state): offset 0, so that a
+/// row's lowest bits are the state after a byte that starts a character.
 const ACCEPT: u64 = 0;
 /// Waiting for `k` more continuation bytes `80..BF` (k = 1, 2, 3).
 const fn need(k: usize) -> u64 {
@@ -82,7 +83,8 @@ static ROWS: [u64; 256] = {
     while b < 256 {
         let byte = b as u8;
         let cont = byte & 0xC0 == 0x80;
-        let mut row = after_lead(byte) << ACCEPT;
+        // The state between characters sits at offset 0 (ACCEPT).
+        let mut row = after_lead(byte);
         let mut k = 1;
         while k <= 3 {
             let next = if cont { need(k - 1) } else { ERROR };

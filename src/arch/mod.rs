@@ -27,13 +27,14 @@
 //!   validator, and the widest one it can run.
 //! - [`validate`], [`is_valid`], [`locate`], [`count_non_continuation`] and [`scan`]: run
 //!   the best backend's validator (with the place of an error, or yes or no: a `bool`
-//!   lets `crate::is_valid` end in a jump to the backend), its cold search for the error's place, its counter, or its scan
-//!   of a records window. When the widest backend of the table is enabled at
-//!   compile time (`-C target-cpu=native`, and always for NEON on aarch64), or there is no
-//!   run-time detection (no `std`, or a target without it), the choice is made at compile
-//!   time and called directly. Otherwise (x86 with `std`) the first call of each detects the
-//!   CPU and stores the chosen function in its static pointer; later calls are one load
-//!   and an indirect call. All but the cold `locate` are written once, in one `dispatched!` table.
+//!   lets `crate::is_valid` end in a jump to the backend), its cold search for the
+//!   error's place, its counter, or its scan of a records window. When the widest
+//!   backend of the table is enabled at compile time (`-C target-cpu=native`, and always
+//!   for NEON on aarch64), or there is no run-time detection (no `std`, or a target
+//!   without it), the choice is made at compile time and called directly. Otherwise (x86
+//!   with `std`) the first call of each detects the CPU and stores the chosen function in
+//!   its static pointer; later calls are one load and an indirect call (or jump). All but
+//!   the cold `locate` are written once, in one `dispatched!` table.
 //! - `for_each_vector` (tests): run a test with every vector type this CPU supports.
 //!
 //! Adding a backend is one entry in its target's table, plus its [`Backend`] variant (AVX-512
