@@ -549,7 +549,8 @@ fn write_csv(path: &Path, kinds: &[&Kind], all: &[Vec<Row>]) {
     s.push('\n');
     for (kind, rows) in kinds.iter().zip(all) {
         for row in rows {
-            s += &format!("{},{}", kind.name, row.size);
+            // Quoted: "French text, invalid" has a comma of its own.
+            s += &format!("\"{}\",{}", kind.name, row.size);
             for t in &row.ns {
                 s += &format!(",{t:.3}");
             }
