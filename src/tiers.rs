@@ -17,7 +17,7 @@
 //! | `len < REGISTER_256` (32)          | one register from two 16-byte loads, zeros after the input  | AVX2            |
 //! | `len < REGISTER_512` (64)          | one register from one masked load, zeros after the input    | AVX-512         |
 //! | `len < SHORT_BELOW` (513)          | the short path: straight through the registers, one ASCII test above one block, no loop | all vector ones |
-//! | `len < MEDIUM_BELOW` (16 KiB; AVX-512: no limit, `MEDIUM_BELOW_512`) | the medium path: the first block, then groups of `MEDIUM_GROUP` (4) blocks from the first 64-byte boundary, one ASCII test each (below `MASKED_BELOW`, 16 KiB, up to 64 groups tested before the first branch), the rest as one more group ending at the end, the error tested every `MEDIUM_ERROR_TEST` groups and at the end | all vector ones |
+//! | `len < MEDIUM_BELOW` (16 KiB; AVX-512: no limit, `MEDIUM_BELOW_512`) | the medium path: the first block, then groups of `MEDIUM_GROUP` (4; AVX-512 below `MASKED_BELOW`: `MEDIUM_GROUP_512`, 8) blocks from the first 64-byte boundary, one ASCII test each (below `MASKED_BELOW`, 16 KiB, up to 64 groups tested before the first branch), the rest as one more group ending at the end, the error tested every `MEDIUM_ERROR_TEST` groups and at the end | all vector ones |
 //! | otherwise                          | the main loop: groups of `LOOP_GROUP` (8) blocks of `BLOCK` (64) bytes between error tests, then single blocks, then the last `BLOCK` bytes re-checked, overlapping | all but AVX-512 |
 //!
 //! The 128-bit backends are SSE4.2, NEON and simd128. Why each tier ends where it does is
@@ -72,7 +72,8 @@ pub const REGISTER_512: usize = 64;
 
 /// Inputs shorter than this (up to 512 bytes) take the short path: straight through their
 /// registers, with one ASCII test and no per-block tests. Must be more than
-/// `(1 + MEDIUM_GROUP) * BLOCK` (the medium path runs at least one group) and at least
+/// `(1 + MEDIUM_GROUP) * BLOCK` (the medium path of the 128- and 256-bit backends runs at
+/// least one group; AVX-512's may run none, `MEDIUM_GROUP_512`) and at least
 /// `2 * BLOCK` (the main loop's overlapping last block reads the register before it).
 pub const SHORT_BELOW: usize = 8 * BLOCK + 1;
 
@@ -96,6 +97,16 @@ pub const MASKED_BELOW: usize = 16 << 10;
 
 /// The medium path's groups: this many blocks (256 bytes), one ASCII test each.
 pub const MEDIUM_GROUP: usize = 4;
+
+/// The medium path's groups on AVX-512 below `MASKED_BELOW` (the per-call sizes): this
+/// many blocks (512 bytes), one ASCII test each. A block is one 512-bit register, so a
+/// group holds 8 registers, as a group of `MEDIUM_GROUP` blocks does with AVX2; groups of
+/// 2, 4 and 16 blocks measured slower on English HTML, 4 and 2 on every kind. Longer inputs
+/// (whole files) keep groups of `MEDIUM_GROUP`: with 8 they lost 9 % on files validated
+/// again and again, for 13 % on text not seen before (docs/PERFORMANCE.md, "Per call").
+/// The medium path's shortest inputs (`SHORT_BELOW` to `(1 + MEDIUM_GROUP_512) * BLOCK - 1`)
+/// have no group: the first block and the rest.
+pub const MEDIUM_GROUP_512: usize = 8;
 
 /// The medium path tests its error accumulator every this many groups (16 KiB), so that a
 /// long invalid input stops soon after its error; it also tests this many groups for ASCII
@@ -162,7 +173,8 @@ pub const COUNT_PIECE: usize = 16 * 1024;
 
 const _: () = assert!(SHORT_BELOW >= 2 * BLOCK && SHORT_BELOW > (1 + MEDIUM_GROUP) * BLOCK);
 const _: () = assert!(MEDIUM_BELOW >= SHORT_BELOW);
-const _: () = assert!(MEDIUM_GROUP >= 1 && MEDIUM_ERROR_TEST >= 1 && MEDIUM_ERROR_TEST <= 64);
+const _: () = assert!(MEDIUM_GROUP >= 1 && MEDIUM_GROUP_512 >= 1);
+const _: () = assert!(MEDIUM_ERROR_TEST >= 1 && MEDIUM_ERROR_TEST <= 64);
 const _: () = assert!(RECORD_WINDOW.is_multiple_of(BLOCK) && RECORD_WINDOW >= BLOCK);
 const _: () = assert!(BUSY_BLOCKS <= LOOP_GROUP && BUSY_GROUPS >= 1 && DENSE_GROUPS >= 1);
 const _: () = assert!(REGISTER_128 <= REGISTER_256);

@@ -36,8 +36,8 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use common::Tier;
 use vutf8::tiers::{
     ASCII_SKIP_BLOCKS, BLOCK, LOCATE_SCALAR_BELOW, LOOP_GROUP, MASKED_BELOW, MEDIUM_BELOW,
-    MEDIUM_ERROR_TEST, MEDIUM_GROUP, REGISTER_128, REGISTER_256, REGISTER_512, SHORT_BELOW,
-    WORD_BELOW,
+    MEDIUM_ERROR_TEST, MEDIUM_GROUP, MEDIUM_GROUP_512, REGISTER_128, REGISTER_256, REGISTER_512,
+    SHORT_BELOW, WORD_BELOW,
 };
 use vutf8::{Backend, ErrorKind, Utf8Error, Validator};
 
@@ -127,6 +127,8 @@ const ALL_UP_TO: usize = 2 * BLOCK + REGISTER_256;
 const _: () = assert!(LOCATE_SCALAR_BELOW + 3 < 2 * BLOCK + 4 && 2 * BLOCK + 4 <= ALL_UP_TO);
 /// The bytes of one group of the medium path.
 const GROUP: usize = MEDIUM_GROUP * BLOCK;
+/// The bytes of one group of AVX-512's medium path.
+const GROUP_512: usize = MEDIUM_GROUP_512 * BLOCK;
 /// The first length whose main loop, in a long input, runs a whole group after its first
 /// block (and whose medium path runs two groups).
 const FIRST_GROUP: usize = (1 + LOOP_GROUP) * BLOCK;
@@ -135,6 +137,8 @@ const SECOND_GROUP: usize = (1 + 2 * LOOP_GROUP) * BLOCK;
 /// The longest of the shorter inputs swept: the medium path with four groups, one more
 /// block and a partial rest.
 const MAX_SHORT: usize = SECOND_GROUP + BLOCK + REGISTER_256 + 3;
+// AVX-512's medium path gains its second group within the lengths swept.
+const _: () = assert!(BLOCK + 2 * GROUP_512 + 3 < MAX_SHORT);
 
 /// The long inputs: the longest whose medium path tests its groups into a mask first
 /// (`MASKED_BELOW - 1`: the most groups in one mask), the main loop's shortest (on the 128-
@@ -157,7 +161,7 @@ fn max_len() -> usize {
 /// The tier edges above [`ALL_UP_TO`]: block counts of the short path (and its last
 /// length), the medium path's first length and the lengths where its number of groups
 /// changes (which are also where the main loop of a long input reaches its first and
-/// second group). Lengths within 3 bytes of each are swept.
+/// second group), AVX-512's too. Lengths within 3 bytes of each are swept.
 fn edges() -> Vec<usize> {
     vec![
         3 * BLOCK,
@@ -171,6 +175,8 @@ fn edges() -> Vec<usize> {
         BLOCK + 3 * GROUP,
         SECOND_GROUP,
         SECOND_GROUP + BLOCK,
+        BLOCK + GROUP_512,
+        BLOCK + 2 * GROUP_512,
     ]
 }
 
@@ -567,6 +573,21 @@ fn every_tier_is_swept() {
         (
             "medium path, one more group than a byte shorter",
             |len, _| len > SHORT_BELOW && (len - BLOCK).is_multiple_of(GROUP),
+        ),
+        ("medium path with no group (AVX-512)", |len, o| {
+            (SHORT_BELOW..BLOCK + GROUP_512).contains(&len) && o >= BLOCK
+        }),
+        ("medium path, first group (AVX-512)", |len, o| {
+            (BLOCK + GROUP_512..MAX_SHORT).contains(&len)
+                && (BLOCK + GROUP..BLOCK + GROUP_512).contains(&o)
+        }),
+        ("medium path, a later group (AVX-512)", |len, o| {
+            (BLOCK + 2 * GROUP_512..MAX_SHORT).contains(&len)
+                && (BLOCK + GROUP_512..BLOCK + 2 * GROUP_512).contains(&o)
+        }),
+        (
+            "medium path, one more group than a byte shorter (AVX-512)",
+            |len, _| len > SHORT_BELOW && (len - BLOCK).is_multiple_of(GROUP_512),
         ),
         (
             "medium path, its error test inside the loop (AVX-512), error near the start",

@@ -32,7 +32,8 @@
 //! - *One register* for inputs shorter than one ([`validate_partial`]).
 //! - *Straight through* for inputs of up to 8 blocks: every register checked, one ASCII
 //!   test over all of them ([`validate_short`]).
-//! - *Groups* of `MEDIUM_GROUP` blocks above that, on 64-byte boundaries of memory, one
+//! - *Groups* of `MEDIUM_GROUP` blocks (AVX-512 below `MASKED_BELOW`: `MEDIUM_GROUP_512`;
+//!   eight registers either way) above that, on 64-byte boundaries of memory, one
 //!   ASCII test each; their number, and the rest's registers, depend on the length only
 //!   ([`validate_medium`]). Below `MASKED_BELOW`, up to 64 groups are tested before any of
 //!   their branches is taken, so that a wrong guess is found as soon as it is made.
@@ -59,7 +60,10 @@
 
 use super::lookup::Tables;
 use crate::arch::generic::vector::Vector;
-use crate::tiers::{BLOCK, MASKED_BELOW, MEDIUM_ERROR_TEST, MEDIUM_GROUP, SHORT_BELOW};
+use crate::tiers::{
+    BLOCK, MASKED_BELOW, MEDIUM_ERROR_TEST, MEDIUM_GROUP, MEDIUM_GROUP_512, REGISTER_512,
+    SHORT_BELOW,
+};
 
 /// Validates `input`, shorter than `V::MEDIUM_BELOW` bytes, with vector type `V`: the hot
 /// path of a call (longer inputs: [`super::main_loop::validate_long`]).
@@ -85,16 +89,24 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
     }
 }
 
-/// [`validate`] for inputs of `SHORT_BELOW` bytes and more (the medium path), for the
-/// backends that keep it in a function of its own (`Vector::PATHS_OUT_OF_LINE`).
+/// [`validate`] for inputs of `SHORT_BELOW` bytes and more (the medium path; in a function
+/// of its own on the backends with `Vector::PATHS_OUT_OF_LINE`), in groups of
+/// `MEDIUM_GROUP_512` blocks with 512-bit registers below `MASKED_BELOW` (eight registers a
+/// group, as AVX2's groups of `MEDIUM_GROUP` blocks have), and of `MEDIUM_GROUP` blocks
+/// otherwise (AVX-512's whole files: see `crate::tiers::MEDIUM_GROUP_512`).
 ///
 /// # Safety
 /// As for [`validate`]; `SHORT_BELOW <= input.len()`.
 #[inline(always)]
 pub(crate) unsafe fn validate_medium_path<V: Vector>(input: &[u8]) -> Result<(), usize> {
-    // SAFETY: the caller guarantees the instruction set and the length, and SHORT_BELOW >
-    // (1 + MEDIUM_GROUP) * BLOCK (crate::tiers).
-    unsafe { validate_medium::<V, MEDIUM_GROUP>(input) }
+    // SAFETY: the caller guarantees the instruction set and the length.
+    unsafe {
+        if V::BYTES == REGISTER_512 && input.len() < MASKED_BELOW {
+            validate_medium::<V, MEDIUM_GROUP_512>(input)
+        } else {
+            validate_medium::<V, MEDIUM_GROUP>(input)
+        }
+    }
 }
 
 /// [`validate`] for inputs shorter than `SHORT_BELOW`: one register, or the short path.
@@ -184,16 +196,18 @@ unsafe fn validate_short<V: Vector>(input: &[u8]) -> Result<(), usize> {
 /// Inputs of `SHORT_BELOW` to `MEDIUM_BELOW - 1` bytes: the first block where it lies,
 /// then groups of `G` blocks from the first 64-byte boundary ([`aligned_head`]), each
 /// tested for ASCII with one OR-reduction of aligned loads and checked through the tables
-/// when it is not; the rest (less than a group) as one more group whose last register ends
-/// at the end of the input, overlapping; the error accumulator tested once, at the end.
+/// when it is not; the rest (less than a group and a block) as one more group whose last
+/// register ends at the end of the input, overlapping; the error accumulator tested once,
+/// at the end. An input shorter than `BLOCK + G * BLOCK` (AVX-512's shortest) has no group:
+/// the first block and the rest.
 ///
 /// # Safety
-/// As for [`validate`]; `BLOCK + G * BLOCK <= input.len()`.
+/// As for [`validate`]; `2 * BLOCK <= input.len()` (`SHORT_BELOW`).
 #[inline(always)]
 unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(), usize> {
     let len = input.len();
     let ptr = input.as_ptr();
-    debug_assert!(BLOCK + G * BLOCK <= len);
+    debug_assert!(2 * BLOCK <= len);
     // SAFETY: the caller guarantees the instruction set; len > BLOCK >= V::BYTES.
     let (t, zero) = unsafe { (Tables::<V>::new(), V::splat(0)) };
     let mut error = zero;
