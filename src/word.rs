@@ -14,7 +14,7 @@
 //! Next: `crate::arch` for the backends that take the longer inputs, `crate::tiers` for
 //! which lengths go where.
 
-use crate::grammar::strict_rule;
+use crate::grammar::{is_continuation, strict_rule};
 
 /// The bits of one state in a row.
 const WIDTH: u32 = 6;
@@ -82,7 +82,7 @@ static ROWS: [u64; 256] = {
     let mut b = 0;
     while b < 256 {
         let byte = b as u8;
-        let cont = byte & 0xC0 == 0x80;
+        let cont = is_continuation(byte);
         // The state between characters sits at offset 0 (ACCEPT).
         let mut row = after_lead(byte);
         let mut k = 1;
