@@ -17,7 +17,8 @@
 //! | `len < REGISTER_256` (32)          | one register from two 16-byte loads, zeros after the input  | AVX2            |
 //! | `len < REGISTER_512` (64)          | one register from one masked load, zeros after the input    | AVX-512         |
 //! | `len < SHORT_BELOW` (513)          | the short path: straight through the registers, one ASCII test above one block, no loop | all vector ones |
-//! | `len < MEDIUM_BELOW` (16 KiB; AVX-512: no limit, `MEDIUM_BELOW_512`) | the medium path: the first block, then groups of `MEDIUM_GROUP` (4; AVX-512 below `MASKED_BELOW`: `MEDIUM_GROUP_512`, 8) blocks from the first 64-byte boundary, one ASCII test each (below `MASKED_BELOW`, 16 KiB, up to 64 groups tested before the first branch), the rest as one more group ending at the end, the error tested every `MEDIUM_ERROR_TEST` groups and at the end | all vector ones |
+//! | `len < MEDIUM_UNALIGNED_BELOW` (1 KiB) | the medium path from the first byte: groups of `MEDIUM_GROUP` (4) blocks, one ASCII test each, all tested before the first branch (an input all ASCII is valid at once), the rest in registers ending at the end | AVX2 |
+//! | `len < MEDIUM_BELOW` (16 KiB; AVX-512: no limit, `MEDIUM_BELOW_512`) | the medium path from the first 64-byte boundary: the first block, then groups of `MEDIUM_GROUP` (4; AVX-512 below `MASKED_BELOW`: `MEDIUM_GROUP_512`, 8) blocks from the boundary, one ASCII test each (below `MASKED_BELOW`, 16 KiB, every group, the first block and the rest tested before the first branch: an input all ASCII is valid at once), the rest in registers ending at the end, the error tested every `MEDIUM_ERROR_TEST` groups and at the end | all vector ones |
 //! | otherwise                          | the main loop: groups of `LOOP_GROUP` (8) blocks of `BLOCK` (64) bytes between error tests, then single blocks, then the last `BLOCK` bytes re-checked, overlapping | all but AVX-512 |
 //!
 //! The 128-bit backends are SSE4.2, NEON and simd128. Why each tier ends where it does is
@@ -94,6 +95,14 @@ pub const MEDIUM_BELOW_512: usize = usize::MAX;
 /// backends) test up to `MEDIUM_ERROR_TEST` groups for ASCII before they branch on any of
 /// them; longer ones (AVX-512's) test each group as they reach it.
 pub const MASKED_BELOW: usize = 16 << 10;
+
+/// AVX2's medium path cuts inputs shorter than this into groups from their first byte;
+/// longer ones (and every input on the other backends) have a first block, then groups
+/// from the first 64-byte boundary of memory. Below it the unaligned groups' fewer
+/// registers and instructions win (most of all on inputs that are all ASCII); above it the
+/// cache lines their loads straddle cost more (docs/PERFORMANCE.md, "Per call"). At least
+/// `MEDIUM_GROUP * BLOCK` (a group) and at most `MASKED_BELOW`.
+pub const MEDIUM_UNALIGNED_BELOW: usize = 1024;
 
 /// The medium path's groups: this many blocks (256 bytes), one ASCII test each.
 pub const MEDIUM_GROUP: usize = 4;

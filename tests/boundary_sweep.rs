@@ -36,8 +36,8 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use common::Tier;
 use vutf8::tiers::{
     ASCII_SKIP_BLOCKS, BLOCK, LOCATE_SCALAR_BELOW, LOOP_GROUP, MASKED_BELOW, MEDIUM_BELOW,
-    MEDIUM_ERROR_TEST, MEDIUM_GROUP, MEDIUM_GROUP_512, REGISTER_128, REGISTER_256, REGISTER_512,
-    SHORT_BELOW, WORD_BELOW,
+    MEDIUM_ERROR_TEST, MEDIUM_GROUP, MEDIUM_GROUP_512, MEDIUM_UNALIGNED_BELOW, REGISTER_128,
+    REGISTER_256, REGISTER_512, SHORT_BELOW, WORD_BELOW,
 };
 use vutf8::{Backend, ErrorKind, Utf8Error, Validator};
 
@@ -161,7 +161,8 @@ fn max_len() -> usize {
 /// The tier edges above [`ALL_UP_TO`]: block counts of the short path (and its last
 /// length), the medium path's first length and the lengths where its number of groups
 /// changes (which are also where the main loop of a long input reaches its first and
-/// second group), AVX-512's too. Lengths within 3 bytes of each are swept.
+/// second group), AVX-512's too, and AVX2's groups from the first byte (a group more at
+/// each multiple of a group; their last length). Lengths within 3 bytes of each are swept.
 fn edges() -> Vec<usize> {
     vec![
         3 * BLOCK,
@@ -177,8 +178,13 @@ fn edges() -> Vec<usize> {
         SECOND_GROUP + BLOCK,
         BLOCK + GROUP_512,
         BLOCK + 2 * GROUP_512,
+        3 * GROUP,
+        MEDIUM_UNALIGNED_BELOW,
     ]
 }
+// AVX2's groups from the first byte end within the lengths swept, after two of their
+// group counts (`SHORT_BELOW` is past the first).
+const _: () = assert!(SHORT_BELOW < 3 * GROUP && MEDIUM_UNALIGNED_BELOW + 3 < MAX_SHORT);
 
 /// The lengths swept, each with the error offsets swept in it.
 type Plan = Vec<(usize, Vec<usize>)>;
@@ -573,6 +579,35 @@ fn every_tier_is_swept() {
         (
             "medium path, one more group than a byte shorter",
             |len, _| len > SHORT_BELOW && (len - BLOCK).is_multiple_of(GROUP),
+        ),
+        (
+            "medium path from the first byte (AVX2), its first group",
+            |len, o| (SHORT_BELOW..MEDIUM_UNALIGNED_BELOW).contains(&len) && o < GROUP,
+        ),
+        (
+            "medium path from the first byte (AVX2), a later group",
+            |len, o| {
+                (3 * GROUP..MEDIUM_UNALIGNED_BELOW).contains(&len)
+                    && (GROUP..3 * GROUP).contains(&o)
+            },
+        ),
+        (
+            "medium path from the first byte (AVX2), the rest after the groups",
+            |len, o| {
+                (SHORT_BELOW..MEDIUM_UNALIGNED_BELOW).contains(&len) && o >= len / GROUP * GROUP
+            },
+        ),
+        (
+            "medium path from the first byte (AVX2), one more group than a byte shorter",
+            |len, _| (SHORT_BELOW..MEDIUM_UNALIGNED_BELOW).contains(&len) && len % GROUP == 0,
+        ),
+        (
+            "medium path from the first byte (AVX2), its longest input",
+            |len, o| len == MEDIUM_UNALIGNED_BELOW - 1 && o + BLOCK > len,
+        ),
+        (
+            "medium path from the first 64-byte boundary (AVX2), its shortest input",
+            |len, o| len == MEDIUM_UNALIGNED_BELOW && o + BLOCK > len,
         ),
         ("medium path with no group (AVX-512)", |len, o| {
             (SHORT_BELOW..BLOCK + GROUP_512).contains(&len) && o >= BLOCK

@@ -184,7 +184,7 @@ macro_rules! entry_and_paths {
                 // enables them, so the generic code is inlined here and compiled with it.
                 return $finish(unsafe { schedule::validate::<$vector>(input) });
             }
-            if len < crate::tiers::SHORT_BELOW {
+            if len < <$vector as Vector>::ALIGNED_FROM {
                 // SAFETY: the caller guarantees the target features.
                 unsafe { $short(input) }
             } else {
@@ -193,30 +193,34 @@ macro_rules! entry_and_paths {
             }
         }
 
-        /// The short path of [`
+        /// The paths of [`
         #[doc = stringify!($entry)]
-        /// `] in a function of its own (inputs shorter than `SHORT_BELOW`).
+        /// `] with no aligned head in a function of their own (inputs shorter than
+        /// `Vector::ALIGNED_FROM`).
         ///
         /// # Safety
-        /// The CPU supports this backend's target features; `input.len() < SHORT_BELOW`.
+        /// The CPU supports this backend's target features; `input.len() <
+        /// Vector::ALIGNED_FROM`.
         #[inline(never)]
         $(#[target_feature(enable = $feature)])+
         unsafe fn $short(input: &[u8]) -> $ret {
             // SAFETY: the caller guarantees the target features and the length.
-            $finish(unsafe { crate::arch::generic::schedule::validate_below_short::<$vector>(input) })
+            $finish(unsafe { crate::arch::generic::schedule::validate_unaligned::<$vector>(input) })
         }
 
         /// The medium path of [`
         #[doc = stringify!($entry)]
-        /// `] in a function of its own (`SHORT_BELOW` to `MEDIUM_BELOW - 1` bytes).
+        /// `] from the first 64-byte boundary in a function of its own
+        /// (`Vector::ALIGNED_FROM` to `MEDIUM_BELOW - 1` bytes).
         ///
         /// # Safety
-        /// The CPU supports this backend's target features; `SHORT_BELOW <= input.len()`.
+        /// The CPU supports this backend's target features; `Vector::ALIGNED_FROM <=
+        /// input.len()`.
         #[inline(never)]
         $(#[target_feature(enable = $feature)])+
         unsafe fn $medium(input: &[u8]) -> $ret {
             // SAFETY: the caller guarantees the target features and the length.
-            $finish(unsafe { crate::arch::generic::schedule::validate_medium_path::<$vector>(input) })
+            $finish(unsafe { crate::arch::generic::schedule::validate_aligned::<$vector>(input) })
         }
     };
 }
@@ -235,7 +239,7 @@ macro_rules! entry_points {
             /// Runs the lookup algorithm with this backend; see
             /// [`schedule::validate`](crate::arch::generic::schedule::validate). An error's
             /// place is left to the cold [`locate`]: `is_valid` never pays for it.
-            fn validate, validate_short, validate_medium, validate_long -> Result<(), usize>
+            fn validate, validate_unaligned, validate_aligned, validate_long -> Result<(), usize>
                 = core::convert::identity
         }
 
@@ -243,7 +247,7 @@ macro_rules! entry_points {
             /// [`validate`]'s answer without the place of an error (the `valid` column):
             /// `crate::is_valid` jumps here, where a call of `validate` would have to come
             /// back to turn its `Result` into a `bool`.
-            fn is_valid, is_valid_short, is_valid_medium, is_valid_long -> bool
+            fn is_valid, is_valid_unaligned, is_valid_aligned, is_valid_long -> bool
                 = crate::arch::yes
         }
 

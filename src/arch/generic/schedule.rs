@@ -3,11 +3,11 @@
 //! are the size tiers of [`crate::tiers`]:
 //!
 //! ```text
-//! bytes       0     8     16          32          64      513 = SHORT_BELOW     16 KiB = MEDIUM_BELOW
-//!             |     |     |           |           |       |                     |
-//! 128-bit     word  | packed | short path                 | medium path         | main loop
-//! AVX2        word  | two 16-byte loads | short path      | medium path         | main loop
-//! AVX-512     word  | one masked load -----------| short   | medium path (every length)
+//! bytes       0     8     16          32          64      513 = SHORT_BELOW  1 KiB    16 KiB = MEDIUM_BELOW
+//!             |     |     |           |           |       |                  |        |
+//! 128-bit     word  | packed | short path                 | medium path, aligned      | main loop
+//! AVX2        word  | two 16-byte loads | short path      | medium, from byte 0 | aligned | main loop
+//! AVX-512     word  | one masked load -----------| short   | medium path, aligned (every length)
 //!
 //! word: inputs under `WORD_BELOW` never reach a backend (`crate::word`, from
 //! `crate::engine`); the paths here still take them correctly.
@@ -15,10 +15,13 @@
 //! one register: [the input, zeros after it: a cut-off sequence shows as too short]
 //! short path:   [one ASCII test if > 64 bytes] [register 0] [registers 1.. whole]
 //!               [last register, overlapping] [end-of-input check]
-//! medium path:  [first block where it lies: ASCII test, else checked]
+//! medium path:  (below 16 KiB: every ASCII test first; all ASCII: valid, done)
+//!   aligned:    [first block where it lies: ASCII test, else checked]
 //!               ([group: 4 aligned blocks from the first 64-byte boundary: ASCII test,
 //!               else checked])*  [the rest: as many registers as the longest rest needs,
 //!               clamped to end at the end: ASCII test, else checked] [end-of-input check]
+//!   from byte 0 (AVX2 below `MEDIUM_UNALIGNED_BELOW`): the same with no first block,
+//!               the groups from the input's first byte
 //! main loop:    see super::main_loop
 //! ```
 //!
@@ -33,10 +36,13 @@
 //! - *Straight through* for inputs of up to 8 blocks: every register checked, one ASCII
 //!   test over all of them ([`validate_short`]).
 //! - *Groups* of `MEDIUM_GROUP` blocks (AVX-512 below `MASKED_BELOW`: `MEDIUM_GROUP_512`;
-//!   eight registers either way) above that, on 64-byte boundaries of memory, one
-//!   ASCII test each; their number, and the rest's registers, depend on the length only
-//!   ([`validate_medium`]). Below `MASKED_BELOW`, up to 64 groups are tested before any of
-//!   their branches is taken, so that a wrong guess is found as soon as it is made.
+//!   eight registers either way) above that, on 64-byte boundaries of memory (AVX2 below
+//!   `MEDIUM_UNALIGNED_BELOW`: from the first byte, fewer registers and instructions where
+//!   the fixed cost of a call weighs most), one ASCII test each; their number, and the
+//!   rest's registers, depend on the length only ([`validate_medium`]). Below
+//!   `MASKED_BELOW`, every group is tested before any of their branches is taken, so that
+//!   a wrong guess is found as soon as it is made, and an input that is all ASCII takes
+//!   one branch and none of the rest.
 //! - *Loaded predecessors*: the 3 bytes before a register are loaded from memory rather
 //!   than shifted in, where they lie inside the input ([`Tables::check_at`]).
 //! - *Long inputs* on the 128- and 256-bit backends go to the main loop
@@ -78,53 +84,61 @@ use crate::tiers::{
 /// not be selected.
 #[inline(always)]
 pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
-    let len = input.len();
-    debug_assert!(len < V::MEDIUM_BELOW);
-    if len >= SHORT_BELOW {
-        // SAFETY: the caller guarantees the instruction set; SHORT_BELOW <= len.
-        unsafe { validate_medium_path::<V>(input) }
+    debug_assert!(input.len() < V::MEDIUM_BELOW);
+    if input.len() < V::ALIGNED_FROM {
+        // SAFETY: the caller guarantees the instruction set; the length as checked.
+        unsafe { validate_unaligned::<V>(input) }
     } else {
-        // SAFETY: the caller guarantees the instruction set; len < SHORT_BELOW.
-        unsafe { validate_below_short::<V>(input) }
+        // SAFETY: as above.
+        unsafe { validate_aligned::<V>(input) }
     }
 }
 
-/// [`validate`] for inputs of `SHORT_BELOW` bytes and more (the medium path; in a function
-/// of its own on the backends with `Vector::PATHS_OUT_OF_LINE`), in groups of
-/// `MEDIUM_GROUP_512` blocks with 512-bit registers below `MASKED_BELOW` (eight registers a
-/// group, as AVX2's groups of `MEDIUM_GROUP` blocks have), and of `MEDIUM_GROUP` blocks
-/// otherwise (AVX-512's whole files: see `crate::tiers::MEDIUM_GROUP_512`).
+/// [`validate`] for inputs shorter than `V::ALIGNED_FROM`: one register, the short path,
+/// or (AVX2, from `SHORT_BELOW`) the medium path's groups from the first byte. In a
+/// function of its own on the backends with `Vector::PATHS_OUT_OF_LINE`.
 ///
 /// # Safety
-/// As for [`validate`]; `SHORT_BELOW <= input.len()`.
+/// As for [`validate`]; `input.len() < V::ALIGNED_FROM`.
 #[inline(always)]
-pub(crate) unsafe fn validate_medium_path<V: Vector>(input: &[u8]) -> Result<(), usize> {
-    // SAFETY: the caller guarantees the instruction set and the length.
+pub(crate) unsafe fn validate_unaligned<V: Vector>(input: &[u8]) -> Result<(), usize> {
+    let len = input.len();
+    debug_assert!(len < V::ALIGNED_FROM);
+    const { assert!(MEDIUM_GROUP * BLOCK < SHORT_BELOW && V::ALIGNED_FROM <= MASKED_BELOW) };
+    // SAFETY: (all three paths) the caller guarantees the instruction set; the length as
+    // checked (MEDIUM_GROUP * BLOCK < SHORT_BELOW <= len < V::ALIGNED_FROM <= MASKED_BELOW
+    // for the medium path).
     unsafe {
-        if V::BYTES == REGISTER_512 && input.len() < MASKED_BELOW {
-            validate_medium::<V, MEDIUM_GROUP_512>(input)
+        if V::ALIGNED_FROM > SHORT_BELOW && len >= SHORT_BELOW {
+            validate_medium::<V, MEDIUM_GROUP, false>(input)
+        } else if len >= V::BYTES {
+            validate_short::<V>(input)
         } else {
-            validate_medium::<V, MEDIUM_GROUP>(input)
+            validate_partial::<V>(input)
         }
     }
 }
 
-/// [`validate`] for inputs shorter than `SHORT_BELOW`: one register, or the short path.
+/// [`validate`] for inputs of `V::ALIGNED_FROM` bytes and more: the medium path from the
+/// first 64-byte boundary (in a function of its own on the backends with
+/// `Vector::PATHS_OUT_OF_LINE`), in groups of `MEDIUM_GROUP_512` blocks with 512-bit
+/// registers below `MASKED_BELOW` (eight registers a group, as AVX2's groups of
+/// `MEDIUM_GROUP` blocks have), and of `MEDIUM_GROUP` blocks otherwise (AVX-512's whole
+/// files: see `crate::tiers::MEDIUM_GROUP_512`).
 ///
 /// # Safety
-/// As for [`validate`]; `input.len() < SHORT_BELOW`.
+/// As for [`validate`]; `V::ALIGNED_FROM <= input.len()`.
 #[inline(always)]
-pub(crate) unsafe fn validate_below_short<V: Vector>(input: &[u8]) -> Result<(), usize> {
-    let len = input.len();
-    debug_assert!(len < SHORT_BELOW);
-    if len >= V::BYTES {
-        // SAFETY: the caller guarantees the instruction set; V::BYTES <= len <
-        // SHORT_BELOW.
-        unsafe { validate_short::<V>(input) }
-    } else {
-        // SAFETY: the caller guarantees the instruction set; every vector type loads a
-        // partial register; len < V::BYTES.
-        unsafe { validate_partial::<V>(input) }
+pub(crate) unsafe fn validate_aligned<V: Vector>(input: &[u8]) -> Result<(), usize> {
+    debug_assert!(V::ALIGNED_FROM <= input.len());
+    // SAFETY: the caller guarantees the instruction set and the length (SHORT_BELOW <=
+    // V::ALIGNED_FROM).
+    unsafe {
+        if V::BYTES == REGISTER_512 && input.len() < MASKED_BELOW {
+            validate_medium::<V, MEDIUM_GROUP_512, true>(input)
+        } else {
+            validate_medium::<V, MEDIUM_GROUP, true>(input)
+        }
     }
 }
 
@@ -193,108 +207,133 @@ unsafe fn validate_short<V: Vector>(input: &[u8]) -> Result<(), usize> {
     }
 }
 
-/// Inputs of `SHORT_BELOW` to `MEDIUM_BELOW - 1` bytes: the first block where it lies,
-/// then groups of `G` blocks from the first 64-byte boundary ([`aligned_head`]), each
-/// tested for ASCII with one OR-reduction of aligned loads and checked through the tables
-/// when it is not; the rest (less than a group and a block) as one more group whose last
-/// register ends at the end of the input, overlapping; the error accumulator tested once,
-/// at the end. An input shorter than `BLOCK + G * BLOCK` (AVX-512's shortest) has no group:
-/// the first block and the rest.
+/// Inputs of `SHORT_BELOW` to `MEDIUM_BELOW - 1` bytes, in groups of `G` blocks, each
+/// tested for ASCII with one OR-reduction and checked through the tables when it is not.
+///
+/// - `ALIGNED`: the first block where it lies, then the groups from the first 64-byte
+///   boundary ([`aligned_head`]), so that their loads never straddle a cache line. An
+///   input shorter than `BLOCK + G * BLOCK` (AVX-512's shortest) has no group: the first
+///   block and the rest.
+/// - Not `ALIGNED`: the groups from the first byte, the first group's first register
+///   with no bytes before it (short AVX2 inputs, `MEDIUM_UNALIGNED_BELOW`: no first block,
+///   fewer registers and instructions).
+///
+/// Then the rest (less than a group, and a block where `ALIGNED`) in registers, the last
+/// ones clamped to end at the end of the input, overlapping; the error accumulator tested
+/// once, at the end (every `MEDIUM_ERROR_TEST` groups above `MASKED_BELOW`).
 ///
 /// # Safety
-/// As for [`validate`]; `2 * BLOCK <= input.len()` (`SHORT_BELOW`).
+/// As for [`validate`]; `2 * BLOCK <= input.len()` (`SHORT_BELOW`); where not `ALIGNED`,
+/// `G * BLOCK <= input.len() < MASKED_BELOW`.
 #[inline(always)]
-unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(), usize> {
+unsafe fn validate_medium<V: Vector, const G: usize, const ALIGNED: bool>(
+    input: &[u8],
+) -> Result<(), usize> {
+    const {
+        // Below `MASKED_BELOW` every group's ASCII test fits in one mask of
+        // `MEDIUM_ERROR_TEST` bits.
+        assert!(MASKED_BELOW / (G * BLOCK) <= MEDIUM_ERROR_TEST);
+        assert!(MEDIUM_ERROR_TEST <= 64);
+    }
     let len = input.len();
     let ptr = input.as_ptr();
     debug_assert!(2 * BLOCK <= len);
+    debug_assert!(ALIGNED || (G * BLOCK <= len && len < MASKED_BELOW));
     // SAFETY: the caller guarantees the instruction set; len > BLOCK >= V::BYTES.
     let (t, zero) = unsafe { (Tables::<V>::new(), V::splat(0)) };
-    let mut error = zero;
-    // The first block where it lies: its first register has no bytes before it.
-    // SAFETY: BLOCK < len.
-    if !unsafe { all_ascii::<V>(ptr, 1) } {
-        // SAFETY: as above.
-        error = t.check(unsafe { V::load_unaligned(ptr) }, zero);
-        for i in 1..BLOCK / V::BYTES {
-            // SAFETY: 3 <= i * V::BYTES and the register lies in the first block.
-            error = error.or(unsafe { t.check_at(ptr.add(i * V::BYTES)) });
-        }
-    }
-    // Before an ASCII group at `at`, the register before must not leave a sequence open.
-    // The test reads the register that ends at `at`, or at the first block's end when `at`
-    // lies inside the first block: where that block was checked, it saw the ASCII bytes
-    // from `at` on, so a sequence open before `at` is already an error, and the register
-    // ending at `BLOCK` can only show one that is (bytes `at..BLOCK` are ASCII). No branch
-    // on `at`, which depends on the input's address: on text seen once it would be a guess
-    // (docs/PERFORMANCE.md, "Per call").
-    let open_before = |at: usize| {
-        // SAFETY: the register ends at `at.max(BLOCK)`, inside `input`.
-        t.incomplete(unsafe { V::load_unaligned(ptr.add(at.max(BLOCK) - V::BYTES)) })
+    // Where the groups start, and how many there are: as many as fit whatever `head` is,
+    // so that their number depends on the length only (a loop whose trip count changed
+    // with the address would be mispredicted). The rest: as many registers from `rest_at`
+    // as the longest rest needs (`head` = 3 where `ALIGNED`).
+    let (head, min_head) = if ALIGNED {
+        (aligned_head(ptr), 3)
+    } else {
+        (0, 0)
     };
-    // The groups: as many as fit after the first block whatever `head` is, so that their
-    // number depends on the length only (a loop whose trip count changed with the address
-    // would be mispredicted).
-    let groups = (len - BLOCK) / (G * BLOCK);
-    let mut pos = aligned_head(ptr);
-    // Up to `MASKED_BELOW` bytes, the groups go `MEDIUM_ERROR_TEST` (at most 64) at a time:
-    // first the ASCII tests of all of them, into a mask, with no branch, then each group's
-    // branch on its bit. The tests' loads all start at once, and each branch is decided as
-    // soon as it is met, so a wrong guess costs a refill of the pipeline, not also the wait
-    // for its group's loads. Longer inputs (AVX-512's whole files) test each group as they
-    // go: reading each group twice costs more there than it saves (docs/PERFORMANCE.md,
-    // "Per call").
-    let mut g0 = 0;
-    while g0 < groups {
-        let n = (groups - g0).min(MEDIUM_ERROR_TEST);
-        let mut busy = u64::MAX;
-        if len < MASKED_BELOW {
-            busy = 0;
-            for k in 0..n {
-                // SAFETY: the group lies inside `input`.
-                let ascii = unsafe { all_ascii::<V>(ptr.add(pos + k * G * BLOCK), G) };
-                busy |= u64::from(!ascii) << k;
-            }
+    let groups = (len - if ALIGNED { BLOCK } else { 0 }) / (G * BLOCK);
+    let rest_at = head + groups * G * BLOCK;
+    let rest = (len - min_head - groups * G * BLOCK).div_ceil(V::BYTES);
+    let rest_reg = |i: usize| {
+        // SAFETY: the register lies inside `input`, 3 <= rest_at.
+        unsafe { ptr.add((rest_at + i * V::BYTES).min(len - V::BYTES)) }
+    };
+    let first_ascii = if ALIGNED {
+        // SAFETY: BLOCK < len.
+        unsafe { all_ascii::<V>(ptr, 1) }
+    } else {
+        true
+    };
+    // Up to `MASKED_BELOW` bytes, every ASCII test comes first, with no branch: the first
+    // block's, one bit per group into `busy`, the rest's. An input that is all ASCII (most
+    // messages of mostly-ASCII text) is then valid at once, with no other work; otherwise
+    // each group branches on its bit, decided as soon as it is met, so a wrong guess costs
+    // a refill of the pipeline, not also the wait for its group's loads. Longer inputs
+    // (AVX-512's whole files) test each group as they go: reading each group twice costs
+    // more there than it saves (docs/PERFORMANCE.md, "Per call").
+    let masked = len < MASKED_BELOW;
+    let mut busy = u64::MAX;
+    let mut rest_any = zero;
+    if masked {
+        busy = 0;
+        for k in 0..groups {
+            // SAFETY: the group lies inside `input` (rest_at <= len).
+            let ascii = unsafe { all_ascii::<V>(ptr.add(head + k * G * BLOCK), G) };
+            busy |= u64::from(!ascii) << k;
         }
-        for k in 0..n {
-            let ascii = if len < MASKED_BELOW {
-                busy >> k & 1 == 0
-            } else {
-                // SAFETY: the group lies inside `input` (pos + G * BLOCK <= BLOCK + the
-                // groups' bytes <= len).
-                unsafe { all_ascii::<V>(ptr.add(pos), G) }
-            };
-            if ascii {
-                error = error.or(open_before(pos));
-            } else {
-                // SAFETY: as above, and 3 <= pos.
-                error = error.or(unsafe { check_group::<V, G>(&t, ptr.add(pos)) });
-            }
-            pos += G * BLOCK;
+        for i in 0..rest {
+            // SAFETY: see `rest_reg`.
+            rest_any = rest_any.or(unsafe { V::load_unaligned(rest_reg(i)) });
         }
-        g0 += n;
-        // An invalid long input stops within `MEDIUM_ERROR_TEST` groups of its error.
-        if g0 < groups && error.any_set() {
-            return Err(0);
+        if first_ascii && busy == 0 && rest_any.is_ascii() {
+            return Ok(());
         }
     }
-    // The rest, less than a group and a block: as many registers from `pos` as the longest
-    // rest needs (`head` = 3), the last ones clamped to end at the end of the input.
-    let last_at = len - V::BYTES;
-    let rest = (len - 3 - groups * G * BLOCK).div_ceil(V::BYTES);
-    let at = |i: usize| (pos + i * V::BYTES).min(last_at);
-    // SAFETY: every register read lies inside `input`; 3 <= pos.
-    unsafe {
-        let mut any = zero;
-        for i in 0..rest {
-            any = any.or(V::load_unaligned(ptr.add(at(i))));
+    let mut error = zero;
+    let mut first_group = 0;
+    if ALIGNED && !first_ascii {
+        // SAFETY: BLOCK < len.
+        error = unsafe { check_start::<V, 1>(&t, ptr) };
+    } else if !ALIGNED {
+        first_group = 1;
+        if busy & 1 != 0 {
+            // SAFETY: G * BLOCK <= len.
+            error = unsafe { check_start::<V, G>(&t, ptr) };
         }
-        if any.is_ascii() {
-            error = error.or(open_before(pos));
-        } else {
-            for i in 0..rest {
-                error = error.or(t.check_at(ptr.add(at(i))));
+    }
+    if masked {
+        for k in first_group..groups {
+            // SAFETY: the group lies inside `input`, 3 <= its start.
+            let e = unsafe { group::<V, G>(&t, ptr, head + k * G * BLOCK, busy >> k & 1 == 0) };
+            error = error.or(e);
+        }
+    } else {
+        let mut pos = head;
+        let mut g0 = 0;
+        while g0 < groups {
+            for _ in 0..(groups - g0).min(MEDIUM_ERROR_TEST) {
+                // SAFETY: the group lies inside `input`, 3 <= pos.
+                error = error
+                    .or(unsafe { group::<V, G>(&t, ptr, pos, all_ascii::<V>(ptr.add(pos), G)) });
+                pos += G * BLOCK;
             }
+            g0 += MEDIUM_ERROR_TEST;
+            // An invalid long input stops within `MEDIUM_ERROR_TEST` groups of its error.
+            if g0 < groups && error.any_set() {
+                return Err(0);
+            }
+        }
+        for i in 0..rest {
+            // SAFETY: see `rest_reg`.
+            rest_any = rest_any.or(unsafe { V::load_unaligned(rest_reg(i)) });
+        }
+    }
+    if rest_any.is_ascii() {
+        // SAFETY: 3 <= rest_at <= len.
+        error = error.or(unsafe { open_before(&t, ptr, rest_at) });
+    } else {
+        for i in 0..rest {
+            // SAFETY: see `rest_reg`.
+            error = error.or(unsafe { t.check_at(rest_reg(i)) });
         }
     }
     // SAFETY: len >= V::BYTES.
@@ -304,6 +343,64 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
     } else {
         Ok(())
     }
+}
+
+/// The error bits of the first `N` blocks of the input at `ptr`: its first register has
+/// no bytes before it.
+///
+/// # Safety
+/// The CPU supports `V`'s instruction set; `ptr` is valid for reads of `N * BLOCK` bytes.
+#[inline(always)]
+unsafe fn check_start<V: Vector, const N: usize>(t: &Tables<V>, ptr: *const u8) -> V {
+    // SAFETY: the register lies in the first block; the caller guarantees the instruction
+    // set.
+    let mut error = unsafe { t.check(V::load_unaligned(ptr), V::splat(0)) };
+    for i in 1..N * BLOCK / V::BYTES {
+        // SAFETY: 3 <= i * V::BYTES and the register lies in the `N` blocks.
+        error = error.or(unsafe { t.check_at(ptr.add(i * V::BYTES)) });
+    }
+    error
+}
+
+/// The error bits of the group of `G` blocks at `ptr + pos`: where it is `ascii`, only
+/// whether the register before it leaves a sequence open ([`open_before`]), otherwise
+/// every register of it ([`check_group`]).
+///
+/// # Safety
+/// The CPU supports `V`'s instruction set; `3 <= pos`; `ptr` is valid for reads of
+/// `pos + G * BLOCK` bytes, and of `BLOCK` bytes at least.
+#[inline(always)]
+unsafe fn group<V: Vector, const G: usize>(
+    t: &Tables<V>,
+    ptr: *const u8,
+    pos: usize,
+    ascii: bool,
+) -> V {
+    // SAFETY: the caller's guarantee.
+    unsafe {
+        if ascii {
+            open_before(t, ptr, pos)
+        } else {
+            check_group::<V, G>(t, ptr.add(pos))
+        }
+    }
+}
+
+/// Before ASCII bytes at `at`, the register before must not leave a sequence open. The
+/// test reads the register that ends at `at`, or at the first block's end when `at` lies
+/// inside the first block: where that block was checked, it saw the ASCII bytes from `at`
+/// on, so a sequence open before `at` is already an error, and the register ending at
+/// `BLOCK` can only show one that is (bytes `at..BLOCK` are ASCII). No branch on `at`,
+/// which depends on the input's address: on text seen once it would be a guess
+/// (docs/PERFORMANCE.md, "Per call").
+///
+/// # Safety
+/// The CPU supports `V`'s instruction set; `ptr` is valid for reads of `at.max(BLOCK)`
+/// bytes.
+#[inline(always)]
+unsafe fn open_before<V: Vector>(t: &Tables<V>, ptr: *const u8, at: usize) -> V {
+    // SAFETY: the register ends at `at.max(BLOCK)`, inside the input.
+    t.incomplete(unsafe { V::load_unaligned(ptr.add(at.max(BLOCK) - V::BYTES)) })
 }
 
 /// The error bits of the `G` blocks at `ptr`, each register with its 3 bytes before it

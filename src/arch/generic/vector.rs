@@ -35,6 +35,13 @@ pub(crate) trait Vector: Copy {
     /// the schedule, longer ones its main loop (see `crate::tiers`).
     const MEDIUM_BELOW: usize = crate::tiers::MEDIUM_BELOW;
 
+    /// Inputs shorter than this take the paths with no 64-byte aligned head: one register,
+    /// the short path, and from `SHORT_BELOW` (AVX2 only) the medium path's groups from the
+    /// first byte; longer ones the medium path from the first 64-byte boundary (see
+    /// `crate::tiers`). Where [`Self::PATHS_OUT_OF_LINE`], the two are functions of their
+    /// own.
+    const ALIGNED_FROM: usize = crate::tiers::SHORT_BELOW;
+
     /// Whether a backend's entries (`validate`, `is_valid`) jump to a function of its own
     /// for each path (short, medium, main loop) rather than hold the short and medium paths
     /// inline. Where the medium path needs the registers a function must save and restore

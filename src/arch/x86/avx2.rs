@@ -53,6 +53,8 @@ impl Vector for Avx2Vector {
     const BYTES: usize = crate::tiers::REGISTER_256;
     const PATHS_OUT_OF_LINE: bool = true;
 
+    const ALIGNED_FROM: usize = crate::tiers::MEDIUM_UNALIGNED_BELOW;
+
     #[inline(always)]
     unsafe fn load_unaligned(ptr: *const u8) -> Self {
         // SAFETY: the caller guarantees AVX2 and 32 readable bytes at `ptr`.
