@@ -178,13 +178,11 @@ unsafe fn validate_short<V: Vector>(input: &[u8]) -> Result<(), usize> {
             return Ok(());
         }
     }
-    // SAFETY: the caller guarantees the instruction set; V::BYTES <= len.
-    let (t, zero, first) = unsafe { (Tables::<V>::new(), V::splat(0), V::load_unaligned(ptr)) };
-    let mut error = t.check(first, zero);
-    for i in 1..len / V::BYTES {
-        // SAFETY: 3 <= i * V::BYTES and (i + 1) * V::BYTES <= len.
-        error = error.or(unsafe { t.check_at(ptr.add(i * V::BYTES)) });
-    }
+    // SAFETY: the caller guarantees the instruction set; the whole registers from the
+    // start lie inside `input` (V::BYTES <= len).
+    let (t, zero) = unsafe { (Tables::<V>::new(), V::splat(0)) };
+    // SAFETY: as above.
+    let mut error = unsafe { check_start(&t, ptr, len / V::BYTES) };
     let last_at = len - V::BYTES;
     // SAFETY: V::BYTES <= len.
     let last = unsafe { V::load_unaligned(ptr.add(last_at)) };
@@ -257,6 +255,15 @@ unsafe fn validate_medium<V: Vector, const G: usize, const ALIGNED: bool>(
         // SAFETY: the register lies inside `input`, 3 <= rest_at.
         unsafe { ptr.add((rest_at + i * V::BYTES).min(len - V::BYTES)) }
     };
+    // The OR of the rest's registers (its ASCII test).
+    let rest_or = || {
+        let mut any = zero;
+        for i in 0..rest {
+            // SAFETY: see `rest_reg`.
+            any = any.or(unsafe { V::load_unaligned(rest_reg(i)) });
+        }
+        any
+    };
     let first_ascii = if ALIGNED {
         // SAFETY: BLOCK < len.
         unsafe { all_ascii::<V>(ptr, 1) }
@@ -280,26 +287,24 @@ unsafe fn validate_medium<V: Vector, const G: usize, const ALIGNED: bool>(
             let ascii = unsafe { all_ascii::<V>(ptr.add(head + k * G * BLOCK), G) };
             busy |= u64::from(!ascii) << k;
         }
-        for i in 0..rest {
-            // SAFETY: see `rest_reg`.
-            rest_any = rest_any.or(unsafe { V::load_unaligned(rest_reg(i)) });
-        }
+        rest_any = rest_or();
         if first_ascii && busy == 0 && rest_any.is_ascii() {
             return Ok(());
         }
     }
     let mut error = zero;
-    let mut first_group = 0;
-    if ALIGNED && !first_ascii {
-        // SAFETY: BLOCK < len.
-        error = unsafe { check_start::<V, 1>(&t, ptr) };
-    } else if !ALIGNED {
-        first_group = 1;
-        if busy & 1 != 0 {
-            // SAFETY: G * BLOCK <= len.
-            error = unsafe { check_start::<V, G>(&t, ptr) };
-        }
+    // The start of the input, whose first register has no bytes before it: the first block
+    // where `ALIGNED`, else the first group (which the loops below then leave out).
+    let (start_ascii, start_blocks) = if ALIGNED {
+        (first_ascii, 1)
+    } else {
+        (busy & 1 == 0, G)
+    };
+    if !start_ascii {
+        // SAFETY: start_blocks * BLOCK <= len.
+        error = unsafe { check_start(&t, ptr, start_blocks * BLOCK / V::BYTES) };
     }
+    let first_group = usize::from(!ALIGNED);
     if masked {
         for k in first_group..groups {
             // SAFETY: the group lies inside `input`, 3 <= its start.
@@ -322,10 +327,7 @@ unsafe fn validate_medium<V: Vector, const G: usize, const ALIGNED: bool>(
                 return Err(0);
             }
         }
-        for i in 0..rest {
-            // SAFETY: see `rest_reg`.
-            rest_any = rest_any.or(unsafe { V::load_unaligned(rest_reg(i)) });
-        }
+        rest_any = rest_or();
     }
     if rest_any.is_ascii() {
         // SAFETY: 3 <= rest_at <= len.
@@ -345,18 +347,19 @@ unsafe fn validate_medium<V: Vector, const G: usize, const ALIGNED: bool>(
     }
 }
 
-/// The error bits of the first `N` blocks of the input at `ptr`: its first register has
-/// no bytes before it.
+/// The error bits of the first `regs` registers of the input at `ptr`: the first with no
+/// bytes before it, the others with the 3 bytes before them read from memory.
 ///
 /// # Safety
-/// The CPU supports `V`'s instruction set; `ptr` is valid for reads of `N * BLOCK` bytes.
+/// The CPU supports `V`'s instruction set; `1 <= regs`; `ptr` is valid for reads of
+/// `regs * V::BYTES` bytes.
 #[inline(always)]
-unsafe fn check_start<V: Vector, const N: usize>(t: &Tables<V>, ptr: *const u8) -> V {
-    // SAFETY: the register lies in the first block; the caller guarantees the instruction
-    // set.
+unsafe fn check_start<V: Vector>(t: &Tables<V>, ptr: *const u8, regs: usize) -> V {
+    // SAFETY: the register lies in the first `regs`; the caller guarantees the
+    // instruction set.
     let mut error = unsafe { t.check(V::load_unaligned(ptr), V::splat(0)) };
-    for i in 1..N * BLOCK / V::BYTES {
-        // SAFETY: 3 <= i * V::BYTES and the register lies in the `N` blocks.
+    for i in 1..regs {
+        // SAFETY: 3 <= i * V::BYTES and the register lies in the first `regs`.
         error = error.or(unsafe { t.check_at(ptr.add(i * V::BYTES)) });
     }
     error
