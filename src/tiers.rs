@@ -16,9 +16,9 @@
 //! | `len < REGISTER_128` (16)          | one register packed from two overlapping 8-byte reads, zeros after the input | 128-bit ones    |
 //! | `len < REGISTER_256` (32)          | one register from two 16-byte loads, zeros after the input  | AVX2            |
 //! | `len < REGISTER_512` (64)          | one register from one masked load, zeros after the input    | AVX-512         |
-//! | `len < SHORT_BELOW` (513)          | the short path: straight through the registers, one ASCII test above one block, no loop | all vector ones |
-//! | `len < MEDIUM_UNALIGNED_BELOW` (1 KiB) | the medium path from the first byte: groups of `MEDIUM_GROUP` (4) blocks, one ASCII test each, all tested before the first branch (an input all ASCII is valid at once), the rest in registers ending at the end | AVX2 |
-//! | `len < MEDIUM_BELOW` (16 KiB; AVX-512: no limit, `MEDIUM_BELOW_512`) | the medium path from the first 64-byte boundary: the first block, then groups of `MEDIUM_GROUP` (4; AVX-512 below `MASKED_BELOW`: `MEDIUM_GROUP_512`, 8) blocks from the boundary, one ASCII test each (below `MASKED_BELOW`, 16 KiB, every group, the first block and the rest tested before the first branch: an input all ASCII is valid at once), the rest in registers ending at the end, the error tested every `MEDIUM_ERROR_TEST` groups and at the end | all vector ones |
+//! | `len < SHORT_BELOW` (513; AVX-512: `(1 + MEDIUM_GROUP_512) * BLOCK`, 576) | the short path: straight through the registers, above one block an ASCII test of the first block and then of the others, no per-block tests | all vector ones |
+//! | `len < MEDIUM_UNALIGNED_BELOW` (1.5 KiB) | groups from the first byte: groups of `MEDIUM_GROUP` (4) blocks, one ASCII test each, all tested before the first branch; below `ASCII_EXIT_BELOW` (1 KiB) an input all ASCII is valid at once, from there on one branch per group and none on the whole input; the rest in registers ending at the end | AVX2 |
+//! | `len < MEDIUM_BELOW` (16 KiB; AVX-512: no limit, `MEDIUM_BELOW_512`) | the medium path from the first 64-byte boundary: the first block, then groups of `MEDIUM_GROUP` (4; AVX-512 below `MASKED_BELOW`: `MEDIUM_GROUP_512`, 8) blocks from the boundary, one ASCII test each (below `MASKED_BELOW`, 16 KiB, every group, the first block and the rest tested before the first branch: an input all ASCII is valid at once, except with AVX2, which branches on each group as above), the rest in registers ending at the end, the error tested every `MEDIUM_ERROR_TEST` groups and at the end | all vector ones |
 //! | otherwise                          | the main loop: groups of `LOOP_GROUP` (8) blocks of `BLOCK` (64) bytes between error tests, then single blocks, then the last `BLOCK` bytes re-checked, overlapping | all but AVX-512 |
 //!
 //! The 128-bit backends are SSE4.2, NEON and simd128. Why each tier ends where it does is
@@ -72,9 +72,10 @@ pub const REGISTER_256: usize = 32;
 pub const REGISTER_512: usize = 64;
 
 /// Inputs shorter than this (up to 512 bytes) take the short path: straight through their
-/// registers, with one ASCII test and no per-block tests. Must be more than
-/// `(1 + MEDIUM_GROUP) * BLOCK` (the medium path of the 128- and 256-bit backends runs at
-/// least one group; AVX-512's may run none, `MEDIUM_GROUP_512`) and at least
+/// registers, with an ASCII test of the first block and then of the others, and no
+/// per-block tests; on AVX-512, so do those shorter than `(1 + MEDIUM_GROUP_512) * BLOCK`
+/// (its medium path's first group). Must be more than `(1 + MEDIUM_GROUP) * BLOCK` (the
+/// medium path of the 128- and 256-bit backends runs at least one group) and at least
 /// `2 * BLOCK` (the main loop's overlapping last block reads the register before it).
 pub const SHORT_BELOW: usize = 8 * BLOCK + 1;
 
@@ -99,10 +100,17 @@ pub const MASKED_BELOW: usize = 16 << 10;
 /// AVX2's medium path cuts inputs shorter than this into groups from their first byte;
 /// longer ones (and every input on the other backends) have a first block, then groups
 /// from the first 64-byte boundary of memory. Below it the unaligned groups' fewer
-/// registers and instructions win (most of all on inputs that are all ASCII); above it the
-/// cache lines their loads straddle cost more (docs/PERFORMANCE.md, "Per call"). At least
-/// `MEDIUM_GROUP * BLOCK` (a group) and at most `MASKED_BELOW`.
-pub const MEDIUM_UNALIGNED_BELOW: usize = 1024;
+/// registers and instructions win (most of all on inputs that are all ASCII, whose time is
+/// mostly that of the ASCII tests); above it the cache lines their loads straddle cost
+/// more (docs/PERFORMANCE.md, "Per call"). At least `MEDIUM_GROUP * BLOCK` (a group) and
+/// at most `MASKED_BELOW`.
+pub const MEDIUM_UNALIGNED_BELOW: usize = 1536;
+
+/// On the backends whose medium path branches on each group (`Vector::GROUP_BRANCHES`:
+/// AVX2), an input shorter than this that is all ASCII is valid after its ASCII tests,
+/// with one branch; from this size on there is no such branch: on mixed text whether a
+/// whole message is ASCII is a coin (docs/PERFORMANCE.md, "Per call").
+pub const ASCII_EXIT_BELOW: usize = 1024;
 
 /// The medium path's groups: this many blocks (256 bytes), one ASCII test each.
 pub const MEDIUM_GROUP: usize = 4;
@@ -113,8 +121,9 @@ pub const MEDIUM_GROUP: usize = 4;
 /// 2, 4 and 16 blocks measured slower on English HTML, 4 and 2 on every kind. Longer inputs
 /// (whole files) keep groups of `MEDIUM_GROUP`: with 8 they lost 9 % on files validated
 /// again and again, for 13 % on text not seen before (docs/PERFORMANCE.md, "Per call").
-/// The medium path's shortest inputs (`SHORT_BELOW` to `(1 + MEDIUM_GROUP_512) * BLOCK - 1`)
-/// have no group: the first block and the rest.
+/// Inputs shorter than `(1 + MEDIUM_GROUP_512) * BLOCK`, which would have no group, take
+/// the short path instead (1.15-1.25x faster at 513-575 bytes than the first block and the
+/// rest were).
 pub const MEDIUM_GROUP_512: usize = 8;
 
 /// The medium path tests its error accumulator every this many groups (16 KiB), so that a

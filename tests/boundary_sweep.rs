@@ -35,9 +35,9 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use common::Tier;
 use vutf8::tiers::{
-    ASCII_SKIP_BLOCKS, BLOCK, LOCATE_SCALAR_BELOW, LOOP_GROUP, MASKED_BELOW, MEDIUM_BELOW,
-    MEDIUM_ERROR_TEST, MEDIUM_GROUP, MEDIUM_GROUP_512, MEDIUM_UNALIGNED_BELOW, REGISTER_128,
-    REGISTER_256, REGISTER_512, SHORT_BELOW, WORD_BELOW,
+    ASCII_EXIT_BELOW, ASCII_SKIP_BLOCKS, BLOCK, LOCATE_SCALAR_BELOW, LOOP_GROUP, MASKED_BELOW,
+    MEDIUM_BELOW, MEDIUM_ERROR_TEST, MEDIUM_GROUP, MEDIUM_GROUP_512, MEDIUM_UNALIGNED_BELOW,
+    REGISTER_128, REGISTER_256, REGISTER_512, SHORT_BELOW, WORD_BELOW,
 };
 use vutf8::{Backend, ErrorKind, Utf8Error, Validator};
 
@@ -134,9 +134,16 @@ const GROUP_512: usize = MEDIUM_GROUP_512 * BLOCK;
 const FIRST_GROUP: usize = (1 + LOOP_GROUP) * BLOCK;
 /// The first length whose main loop runs two groups (and the medium path four).
 const SECOND_GROUP: usize = (1 + 2 * LOOP_GROUP) * BLOCK;
-/// The longest of the shorter inputs swept: the medium path with four groups, one more
-/// block and a partial rest.
-const MAX_SHORT: usize = SECOND_GROUP + BLOCK + REGISTER_256 + 3;
+/// The longest of the shorter inputs swept: past the medium path with four groups, one
+/// more block and a partial rest, and past AVX2's groups from the first byte by as much.
+const MAX_SHORT: usize = {
+    let after = BLOCK + REGISTER_256 + 3;
+    if SECOND_GROUP > MEDIUM_UNALIGNED_BELOW {
+        SECOND_GROUP + after
+    } else {
+        MEDIUM_UNALIGNED_BELOW + after
+    }
+};
 // AVX-512's medium path gains its second group within the lengths swept.
 const _: () = assert!(BLOCK + 2 * GROUP_512 + 3 < MAX_SHORT);
 
@@ -162,7 +169,9 @@ fn max_len() -> usize {
 /// length), the medium path's first length and the lengths where its number of groups
 /// changes (which are also where the main loop of a long input reaches its first and
 /// second group), AVX-512's too, and AVX2's groups from the first byte (a group more at
-/// each multiple of a group; their last length). Lengths within 3 bytes of each are swept.
+/// each multiple of a group; their last length) and the last length whose groups may end
+/// with the branch on the whole input (`ASCII_EXIT_BELOW`). Lengths within 3 bytes of
+/// each are swept.
 fn edges() -> Vec<usize> {
     vec![
         3 * BLOCK,
@@ -179,12 +188,14 @@ fn edges() -> Vec<usize> {
         BLOCK + GROUP_512,
         BLOCK + 2 * GROUP_512,
         3 * GROUP,
+        ASCII_EXIT_BELOW,
         MEDIUM_UNALIGNED_BELOW,
     ]
 }
 // AVX2's groups from the first byte end within the lengths swept, after two of their
 // group counts (`SHORT_BELOW` is past the first).
 const _: () = assert!(SHORT_BELOW < 3 * GROUP && MEDIUM_UNALIGNED_BELOW + 3 < MAX_SHORT);
+const _: () = assert!(SHORT_BELOW < ASCII_EXIT_BELOW && ASCII_EXIT_BELOW < MEDIUM_UNALIGNED_BELOW);
 
 /// The lengths swept, each with the error offsets swept in it.
 type Plan = Vec<(usize, Vec<usize>)>;
@@ -606,12 +617,30 @@ fn every_tier_is_swept() {
             |len, o| len == MEDIUM_UNALIGNED_BELOW - 1 && o + BLOCK > len,
         ),
         (
+            "groups from the first byte (AVX2), no branch on the whole input, error in a \
+             later group",
+            |len, o| {
+                (ASCII_EXIT_BELOW..MEDIUM_UNALIGNED_BELOW).contains(&len)
+                    && (GROUP..len / GROUP * GROUP).contains(&o)
+            },
+        ),
+        (
+            "groups from the first byte (AVX2), no branch on the whole input, error in the \
+             rest",
+            |len, o| {
+                (ASCII_EXIT_BELOW..MEDIUM_UNALIGNED_BELOW).contains(&len)
+                    && len % GROUP != 0
+                    && o >= len / GROUP * GROUP
+            },
+        ),
+        (
             "medium path from the first 64-byte boundary (AVX2), its shortest input",
             |len, o| len == MEDIUM_UNALIGNED_BELOW && o + BLOCK > len,
         ),
-        ("medium path with no group (AVX-512)", |len, o| {
-            (SHORT_BELOW..BLOCK + GROUP_512).contains(&len) && o >= BLOCK
-        }),
+        (
+            "short path past SHORT_BELOW, up to the first group (AVX-512)",
+            |len, o| (SHORT_BELOW..BLOCK + GROUP_512).contains(&len) && o >= BLOCK,
+        ),
         ("medium path, first group (AVX-512)", |len, o| {
             (BLOCK + GROUP_512..MAX_SHORT).contains(&len)
                 && (BLOCK + GROUP..BLOCK + GROUP_512).contains(&o)

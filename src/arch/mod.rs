@@ -159,14 +159,16 @@ fn yes(result: Result<(), usize>) -> bool {
 /// the out-of-line functions of its short and medium paths. The entry sends inputs of
 /// `MEDIUM_BELOW` bytes and more to the main loop (`$long`, out of line); the others it
 /// checks inline (the schedule's `validate` compiled into it), or, where the vector type's
-/// `PATHS_OUT_OF_LINE` says so, jumps to `$short` or `$medium`, so that the short path does
-/// not pay for the registers the medium path saves (see
+/// `PATHS_OUT_OF_LINE` says so, jumps to `$small` (one register, the short path),
+/// `$unaligned` (AVX2's groups from the first byte) or `$medium`, so that the short path
+/// does not pay for the registers the medium path saves, nor move with its code (see
 /// [`Vector::PATHS_OUT_OF_LINE`](generic::vector::Vector::PATHS_OUT_OF_LINE)). `$finish`
 /// turns the schedule's `Result` into the entry's return type.
 #[allow(unused_macros)] // Unused on targets without a vector backend.
 macro_rules! entry_and_paths {
     ($vector:ty, [$($feature:tt),+], $(#[$doc:meta])*
-     fn $entry:ident, $short:ident, $medium:ident, $long:ident -> $ret:ty = $finish:path) => {
+     fn $entry:ident, $small:ident, $unaligned:ident, $medium:ident, $long:ident -> $ret:ty
+        = $finish:path) => {
         $(#[$doc])*
         ///
         /// # Safety
@@ -184,26 +186,43 @@ macro_rules! entry_and_paths {
                 // enables them, so the generic code is inlined here and compiled with it.
                 return $finish(unsafe { schedule::validate::<$vector>(input) });
             }
-            if len < <$vector as Vector>::ALIGNED_FROM {
-                // SAFETY: the caller guarantees the target features.
-                unsafe { $short(input) }
-            } else {
-                // SAFETY: as above.
-                unsafe { $medium(input) }
+            // SAFETY: (each path) the caller guarantees the target features; the length as
+            // checked.
+            unsafe {
+                if len < crate::tiers::SHORT_BELOW {
+                    $small(input)
+                } else if len < <$vector as Vector>::ALIGNED_FROM {
+                    $unaligned(input)
+                } else {
+                    $medium(input)
+                }
             }
         }
 
-        /// The paths of [`
+        /// One register or the short path of [`
         #[doc = stringify!($entry)]
-        /// `] with no aligned head in a function of their own (inputs shorter than
-        /// `Vector::ALIGNED_FROM`).
+        /// `] in a function of its own (inputs shorter than `SHORT_BELOW`).
         ///
         /// # Safety
-        /// The CPU supports this backend's target features; `input.len() <
+        /// The CPU supports this backend's target features; `input.len() < SHORT_BELOW`.
+        #[inline(never)]
+        $(#[target_feature(enable = $feature)])+
+        unsafe fn $small(input: &[u8]) -> $ret {
+            // SAFETY: the caller guarantees the target features and the length.
+            $finish(unsafe { crate::arch::generic::schedule::validate_small::<$vector>(input) })
+        }
+
+        /// The medium path of [`
+        #[doc = stringify!($entry)]
+        /// `] with no aligned head (AVX2's groups from the first byte) in a function of its
+        /// own (`SHORT_BELOW` to `Vector::ALIGNED_FROM - 1` bytes).
+        ///
+        /// # Safety
+        /// The CPU supports this backend's target features; `SHORT_BELOW <= input.len() <
         /// Vector::ALIGNED_FROM`.
         #[inline(never)]
         $(#[target_feature(enable = $feature)])+
-        unsafe fn $short(input: &[u8]) -> $ret {
+        unsafe fn $unaligned(input: &[u8]) -> $ret {
             // SAFETY: the caller guarantees the target features and the length.
             $finish(unsafe { crate::arch::generic::schedule::validate_unaligned::<$vector>(input) })
         }
@@ -239,7 +258,8 @@ macro_rules! entry_points {
             /// Runs the lookup algorithm with this backend; see
             /// [`schedule::validate`](crate::arch::generic::schedule::validate). An error's
             /// place is left to the cold [`locate`]: `is_valid` never pays for it.
-            fn validate, validate_unaligned, validate_aligned, validate_long -> Result<(), usize>
+            fn validate, validate_small, validate_unaligned, validate_aligned, validate_long
+                -> Result<(), usize>
                 = core::convert::identity
         }
 
@@ -247,7 +267,7 @@ macro_rules! entry_points {
             /// [`validate`]'s answer without the place of an error (the `valid` column):
             /// `crate::is_valid` jumps here, where a call of `validate` would have to come
             /// back to turn its `Result` into a `bool`.
-            fn is_valid, is_valid_unaligned, is_valid_aligned, is_valid_long -> bool
+            fn is_valid, is_valid_small, is_valid_unaligned, is_valid_aligned, is_valid_long -> bool
                 = crate::arch::yes
         }
 

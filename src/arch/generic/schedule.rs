@@ -3,25 +3,28 @@
 //! are the size tiers of [`crate::tiers`]:
 //!
 //! ```text
-//! bytes       0     8     16          32          64      513 = SHORT_BELOW  1 KiB    16 KiB = MEDIUM_BELOW
+//! bytes       0     8     16          32          64      513 = SHORT_BELOW  1.5 KiB  16 KiB = MEDIUM_BELOW
 //!             |     |     |           |           |       |                  |        |
 //! 128-bit     word  | packed | short path                 | medium path, aligned      | main loop
-//! AVX2        word  | two 16-byte loads | short path      | medium, from byte 0 | aligned | main loop
-//! AVX-512     word  | one masked load -----------| short   | medium path, aligned (every length)
+//! AVX2        word  | two 16-byte loads | short path      | groups, from byte 0 | aligned | main loop
+//! AVX-512     word  | one masked load -----------| short path (to 575) | medium path, aligned (every length)
 //!
 //! word: inputs under `WORD_BELOW` never reach a backend (`crate::word`, from
 //! `crate::engine`); the paths here still take them correctly.
 //!
 //! one register: [the input, zeros after it: a cut-off sequence shows as too short]
-//! short path:   [one ASCII test if > 64 bytes] [register 0] [registers 1.. whole]
-//!               [last register, overlapping] [end-of-input check]
+//! short path:   [above 64 bytes: ASCII test of the first block, then of the others]
+//!               [register 0] [registers 1.. in between] [last register, overlapping]
+//!               [end-of-input check]
 //! medium path:  (below 16 KiB: every ASCII test first; all ASCII: valid, done)
 //!   aligned:    [first block where it lies: ASCII test, else checked]
 //!               ([group: 4 aligned blocks from the first 64-byte boundary: ASCII test,
 //!               else checked])*  [the rest: as many registers as the longest rest needs,
 //!               clamped to end at the end: ASCII test, else checked] [end-of-input check]
-//!   from byte 0 (AVX2 below `MEDIUM_UNALIGNED_BELOW`): the same with no first block,
-//!               the groups from the input's first byte
+//! groups (AVX2, below 16 KiB): the same tests, all first; all ASCII: valid, done, only
+//!               below `ASCII_EXIT_BELOW`; then a branch per group on its own test; the
+//!               groups from byte 0 below `MEDIUM_UNALIGNED_BELOW` (no first block), else
+//!               as the aligned medium path; the rest in registers ending at the end
 //! main loop:    see super::main_loop
 //! ```
 //!
@@ -33,16 +36,19 @@
 //! it:
 //!
 //! - *One register* for inputs shorter than one ([`validate_partial`]).
-//! - *Straight through* for inputs of up to 8 blocks: every register checked, one ASCII
-//!   test over all of them ([`validate_short`]).
+//! - *Straight through* for inputs of up to 8 blocks: every register checked, after an
+//!   ASCII test of the first block and then of the others ([`validate_short`]).
 //! - *Groups* of `MEDIUM_GROUP` blocks (AVX-512 below `MASKED_BELOW`: `MEDIUM_GROUP_512`;
-//!   eight registers either way) above that, on 64-byte boundaries of memory (AVX2 below
-//!   `MEDIUM_UNALIGNED_BELOW`: from the first byte, fewer registers and instructions where
-//!   the fixed cost of a call weighs most), one ASCII test each; their number, and the
-//!   rest's registers, depend on the length only ([`validate_medium`]). Below
-//!   `MASKED_BELOW`, every group is tested before any of their branches is taken, so that
-//!   a wrong guess is found as soon as it is made, and an input that is all ASCII takes
-//!   one branch and none of the rest.
+//!   eight registers either way) above that, on 64-byte boundaries of memory, one ASCII
+//!   test each; their number, and the rest's registers, depend on the length only
+//!   ([`validate_medium`]). Below `MASKED_BELOW`, every group is tested before any of
+//!   their branches is taken, so that a wrong guess is found as soon as it is made, and
+//!   an input that is all ASCII takes one branch and none of the rest.
+//! - *A branch per group* on AVX2 (`Vector::GROUP_BRANCHES`, [`validate_groups`]): from
+//!   `ASCII_EXIT_BELOW` on, no branch on the whole input (on mixed text, whether a whole
+//!   message is ASCII is the coin); below `MEDIUM_UNALIGNED_BELOW` the groups start at the
+//!   first byte, fewer registers and instructions where the fixed cost of a call weighs
+//!   most.
 //! - *Loaded predecessors*: the 3 bytes before a register are loaded from memory rather
 //!   than shifted in, where they lie inside the input ([`Tables::check_at`]).
 //! - *Long inputs* on the 128- and 256-bit backends go to the main loop
@@ -67,8 +73,8 @@
 use super::lookup::Tables;
 use crate::arch::generic::vector::Vector;
 use crate::tiers::{
-    BLOCK, MASKED_BELOW, MEDIUM_ERROR_TEST, MEDIUM_GROUP, MEDIUM_GROUP_512, REGISTER_512,
-    SHORT_BELOW,
+    ASCII_EXIT_BELOW, BLOCK, MASKED_BELOW, MEDIUM_ERROR_TEST, MEDIUM_GROUP, MEDIUM_GROUP_512,
+    REGISTER_512, SHORT_BELOW,
 };
 
 /// Validates `input`, shorter than `V::MEDIUM_BELOW` bytes, with vector type `V`: the hot
@@ -84,34 +90,35 @@ use crate::tiers::{
 /// not be selected.
 #[inline(always)]
 pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
-    debug_assert!(input.len() < V::MEDIUM_BELOW);
-    if input.len() < V::ALIGNED_FROM {
-        // SAFETY: the caller guarantees the instruction set; the length as checked.
-        unsafe { validate_unaligned::<V>(input) }
-    } else {
-        // SAFETY: as above.
-        unsafe { validate_aligned::<V>(input) }
+    let len = input.len();
+    debug_assert!(len < V::MEDIUM_BELOW);
+    // SAFETY: (every path) the caller guarantees the instruction set; the length as
+    // checked.
+    unsafe {
+        if len < SHORT_BELOW {
+            validate_small::<V>(input)
+        } else if len < V::ALIGNED_FROM {
+            validate_unaligned::<V>(input)
+        } else {
+            validate_aligned::<V>(input)
+        }
     }
 }
 
-/// [`validate`] for inputs shorter than `V::ALIGNED_FROM`: one register, the short path,
-/// or (AVX2, from `SHORT_BELOW`) the medium path's groups from the first byte. In a
-/// function of its own on the backends with `Vector::PATHS_OUT_OF_LINE`.
+/// [`validate`] for inputs shorter than `SHORT_BELOW`: one register or the short path. In
+/// a function of its own on the backends with `Vector::PATHS_OUT_OF_LINE`, so that the
+/// medium path's code does not move it about (where the short path lay in the function
+/// that also held AVX2's groups from the first byte, a change to those made inputs of
+/// 8-64 bytes up to 1.2x slower or faster than others: docs/PERFORMANCE.md, "Per call").
 ///
 /// # Safety
-/// As for [`validate`]; `input.len() < V::ALIGNED_FROM`.
+/// As for [`validate`]; `input.len() < SHORT_BELOW`.
 #[inline(always)]
-pub(crate) unsafe fn validate_unaligned<V: Vector>(input: &[u8]) -> Result<(), usize> {
-    let len = input.len();
-    debug_assert!(len < V::ALIGNED_FROM);
-    const { assert!(MEDIUM_GROUP * BLOCK < SHORT_BELOW && V::ALIGNED_FROM <= MASKED_BELOW) };
-    // SAFETY: (all three paths) the caller guarantees the instruction set; the length as
-    // checked (MEDIUM_GROUP * BLOCK < SHORT_BELOW <= len < V::ALIGNED_FROM <= MASKED_BELOW
-    // for the medium path).
+pub(crate) unsafe fn validate_small<V: Vector>(input: &[u8]) -> Result<(), usize> {
+    debug_assert!(input.len() < SHORT_BELOW);
+    // SAFETY: the caller guarantees the instruction set; the length as checked.
     unsafe {
-        if V::ALIGNED_FROM > SHORT_BELOW && len >= SHORT_BELOW {
-            validate_medium::<V, MEDIUM_GROUP, false>(input)
-        } else if len >= V::BYTES {
+        if input.len() >= V::BYTES {
             validate_short::<V>(input)
         } else {
             validate_partial::<V>(input)
@@ -119,11 +126,38 @@ pub(crate) unsafe fn validate_unaligned<V: Vector>(input: &[u8]) -> Result<(), u
     }
 }
 
+/// [`validate`] for inputs of `SHORT_BELOW` to `V::ALIGNED_FROM - 1` bytes: (AVX2) the
+/// groups from the first byte ([`validate_groups`]). In a function of its own on the
+/// backends with `Vector::PATHS_OUT_OF_LINE`. On the backends whose `ALIGNED_FROM` is
+/// `SHORT_BELOW` no input reaches it; it then takes the aligned path, which is right for
+/// every length from `SHORT_BELOW` on.
+///
+/// # Safety
+/// As for [`validate`]; `SHORT_BELOW <= input.len() < V::ALIGNED_FROM`.
+#[inline(always)]
+pub(crate) unsafe fn validate_unaligned<V: Vector>(input: &[u8]) -> Result<(), usize> {
+    // Only the groups of `validate_groups` start at the first byte, and they test every
+    // group's bit in one mask.
+    const { assert!(V::ALIGNED_FROM == SHORT_BELOW || V::GROUP_BRANCHES) };
+    const { assert!(V::ALIGNED_FROM <= MASKED_BELOW) };
+    debug_assert!((SHORT_BELOW..V::ALIGNED_FROM).contains(&input.len()));
+    // SAFETY: the caller guarantees the instruction set; the length as checked.
+    unsafe {
+        if V::GROUP_BRANCHES {
+            validate_groups::<V, false>(input)
+        } else {
+            validate_aligned::<V>(input)
+        }
+    }
+}
+
 /// [`validate`] for inputs of `V::ALIGNED_FROM` bytes and more: the medium path from the
 /// first 64-byte boundary (in a function of its own on the backends with
-/// `Vector::PATHS_OUT_OF_LINE`), in groups of `MEDIUM_GROUP_512` blocks with 512-bit
-/// registers below `MASKED_BELOW` (eight registers a group, as AVX2's groups of
-/// `MEDIUM_GROUP` blocks have), and of `MEDIUM_GROUP` blocks otherwise (AVX-512's whole
+/// `Vector::PATHS_OUT_OF_LINE`): below `MASKED_BELOW`, [`validate_groups`] on the backends
+/// with `Vector::GROUP_BRANCHES`, else [`validate_medium`] in groups of `MEDIUM_GROUP_512`
+/// blocks with 512-bit registers (eight registers a group, as AVX2's groups of
+/// `MEDIUM_GROUP` blocks have; shorter than the first such group, the short path); from
+/// `MASKED_BELOW` on, `validate_medium` in groups of `MEDIUM_GROUP` blocks (AVX-512's whole
 /// files: see `crate::tiers::MEDIUM_GROUP_512`).
 ///
 /// # Safety
@@ -134,45 +168,58 @@ pub(crate) unsafe fn validate_aligned<V: Vector>(input: &[u8]) -> Result<(), usi
     // SAFETY: the caller guarantees the instruction set and the length (SHORT_BELOW <=
     // V::ALIGNED_FROM).
     unsafe {
-        if V::BYTES == REGISTER_512 && input.len() < MASKED_BELOW {
-            validate_medium::<V, MEDIUM_GROUP_512, true>(input)
+        if V::GROUP_BRANCHES && input.len() < MASKED_BELOW {
+            validate_groups::<V, true>(input)
+        } else if V::BYTES == REGISTER_512 && input.len() < (1 + MEDIUM_GROUP_512) * BLOCK {
+            validate_short::<V>(input)
+        } else if V::BYTES == REGISTER_512 && input.len() < MASKED_BELOW {
+            validate_medium::<V, MEDIUM_GROUP_512>(input)
         } else {
-            validate_medium::<V, MEDIUM_GROUP, true>(input)
+            validate_medium::<V, MEDIUM_GROUP>(input)
         }
     }
 }
 
-/// Inputs of `V::BYTES` to `SHORT_BELOW - 1` bytes, with no loop over blocks and no
-/// per-block ASCII or error tests, which for a few blocks cost more than they save.
+/// Inputs of `V::BYTES` to `SHORT_BELOW - 1` bytes (AVX-512: to the first group of its
+/// medium path, 575), with no per-block ASCII or error tests, which for a few blocks cost
+/// more than they save.
 ///
-/// 1. Above one block, if the first register is ASCII, one OR-reduction of all the blocks
-///    (the last one overlapping the one before it) lets ASCII through before any table is
-///    loaded. Text that is not ASCII mostly fails the first test and skips the rest. (Up to
-///    one block, no test: on text seen once it would be a guess, and one or two registers
-///    cost about what a wrong guess costs.)
-/// 2. Every register is loaded straight from the input: whole registers from the start
-///    (the first with a zero predecessor, the others with the 3 bytes before them loaded
-///    from memory, as in the main loop), then, if the length is not a whole number of
-///    registers, one that ends at the end of the input and overlaps the one before it,
-///    also with its 3 bytes before loaded from memory — except when it starts 1 or 2 bytes
-///    into the input: then it is checked with a zero predecessor and its first 3 bytes'
-///    error bits cleared (the first register has checked them).
-/// 3. The last register must not leave a sequence open.
+/// 1. Above one block, if the first block is ASCII, one OR-reduction of the others (the
+///    last one ending at the end, overlapping the one before it) lets ASCII through before
+///    any table is loaded. The first block's test comes first so that text that is not
+///    ASCII mostly stops there, and so that the branches' guesses are as often wrong at
+///    every length: a single test of the whole input, right more often the longer the
+///    input, made the lengths just past one block 1.2x slower than twice as long ones on
+///    Chinese text (docs/PERFORMANCE.md, "Per call"). Up to one block, no test: on text
+///    seen once it would be a guess, and one or two registers cost about what a wrong
+///    guess costs.
+/// 2. The first register is checked with a zero predecessor; the last, which ends at the
+///    end of the input (overlapping the one before it where the length is not a whole
+///    number of registers), must not leave a sequence open. From three bytes past the
+///    first register on, every register after the first (those in between, from the
+///    start, and the last) is checked with the 3 bytes before it read from memory, as in
+///    the main loop; a last register 1 or 2 bytes past the first is checked with a zero
+///    predecessor and its first 3 bytes' error bits cleared (the first register has
+///    checked them), and an input of one register has no other.
 ///
 /// # Safety
-/// As for [`validate`]; `V::BYTES <= input.len() < SHORT_BELOW`.
+/// As for [`validate`]; `V::BYTES <= input.len()`, and `input.len() < SHORT_BELOW` or (AVX-512)
+/// `input.len() < (1 + MEDIUM_GROUP_512) * BLOCK`.
 #[inline(always)]
 unsafe fn validate_short<V: Vector>(input: &[u8]) -> Result<(), usize> {
     let len = input.len();
     let ptr = input.as_ptr();
     if len > BLOCK {
         // SAFETY: the caller guarantees the instruction set; BLOCK < len, so the first
-        // register, the whole blocks from the start and the last block lie inside `input`.
+        // block, the whole blocks after it and the last block lie inside `input`.
         let ascii = unsafe {
-            V::load_unaligned(ptr).is_ascii()
-                && or_blocks::<V>(ptr, len / BLOCK)
-                    .or(or_block::<V>(ptr.add(len - BLOCK)))
-                    .is_ascii()
+            or_block::<V>(ptr).is_ascii() && {
+                let mut any = or_block::<V>(ptr.add(len - BLOCK));
+                for b in 1..(len - 1) / BLOCK {
+                    any = any.or(or_block::<V>(ptr.add(b * BLOCK)));
+                }
+                any.is_ascii()
+            }
         };
         if ascii {
             return Ok(());
@@ -181,52 +228,48 @@ unsafe fn validate_short<V: Vector>(input: &[u8]) -> Result<(), usize> {
     // SAFETY: the caller guarantees the instruction set; the whole registers from the
     // start lie inside `input` (V::BYTES <= len).
     let (t, zero) = unsafe { (Tables::<V>::new(), V::splat(0)) };
-    // SAFETY: as above.
-    let mut error = unsafe { check_start(&t, ptr, len / V::BYTES) };
+    // The first register, with no bytes before it, and the last, which ends at the end
+    // (overlapping the one before it where the length is not a whole number of registers)
+    // and must not leave a sequence open.
     let last_at = len - V::BYTES;
     // SAFETY: V::BYTES <= len.
     let last = unsafe { V::load_unaligned(ptr.add(last_at)) };
-    if !len.is_multiple_of(V::BYTES) {
-        if last_at >= 3 {
-            // SAFETY: 3 <= last_at, so the register and the 3 bytes before it lie inside
-            // `input`.
-            error = error.or(unsafe { t.check_at(ptr.add(last_at)) });
-        } else {
-            // SAFETY: CLEAR_FIRST_3 has BLOCK >= V::BYTES bytes.
-            let mask = unsafe { V::load_unaligned(CLEAR_FIRST_3.as_ptr()) };
-            error = error.or(t.check(last, zero).and(mask));
+    // SAFETY: as above.
+    let mut error = unsafe { t.check(V::load_unaligned(ptr), zero) }.or(t.incomplete(last));
+    if last_at >= 3 {
+        // The registers in between (from three registers on), then the last, each with
+        // the 3 bytes before it read from memory.
+        for i in 1..(len - 1) / V::BYTES {
+            // SAFETY: the register lies before the last one, inside `input`, 3 <= i *
+            // V::BYTES.
+            error = error.or(unsafe { t.check_at(ptr.add(i * V::BYTES)) });
         }
+        // SAFETY: 3 <= last_at, so the register and the 3 bytes before it lie inside
+        // `input`.
+        error = error.or(unsafe { t.check_at(ptr.add(last_at)) });
+    } else if last_at > 0 {
+        // The last register 1 or 2 bytes past the first: checked with no bytes before it,
+        // its first 3 bytes' error bits cleared (the first register has checked them).
+        // SAFETY: CLEAR_FIRST_3 has BLOCK >= V::BYTES bytes.
+        let mask = unsafe { V::load_unaligned(CLEAR_FIRST_3.as_ptr()) };
+        error = error.or(t.check(last, zero).and(mask));
     }
-    error = error.or(t.incomplete(last));
-    if error.any_set() {
-        Err(0)
-    } else {
-        Ok(())
-    }
+    verdict(error)
 }
 
-/// Inputs of `SHORT_BELOW` to `MEDIUM_BELOW - 1` bytes, in groups of `G` blocks, each
-/// tested for ASCII with one OR-reduction and checked through the tables when it is not.
-///
-/// - `ALIGNED`: the first block where it lies, then the groups from the first 64-byte
-///   boundary ([`aligned_head`]), so that their loads never straddle a cache line. An
-///   input shorter than `BLOCK + G * BLOCK` (AVX-512's shortest) has no group: the first
-///   block and the rest.
-/// - Not `ALIGNED`: the groups from the first byte, the first group's first register
-///   with no bytes before it (short AVX2 inputs, `MEDIUM_UNALIGNED_BELOW`: no first block,
-///   fewer registers and instructions).
-///
-/// Then the rest (less than a group, and a block where `ALIGNED`) in registers, the last
-/// ones clamped to end at the end of the input, overlapping; the error accumulator tested
-/// once, at the end (every `MEDIUM_ERROR_TEST` groups above `MASKED_BELOW`).
+/// Inputs of `SHORT_BELOW` to `MEDIUM_BELOW - 1` bytes on the backends without
+/// `Vector::GROUP_BRANCHES`, in groups of `G` blocks, each tested for ASCII with one
+/// OR-reduction and checked through the tables when it is not: the first block where it
+/// lies, then the groups from the first 64-byte boundary ([`aligned_head`]), so that their
+/// loads never straddle a cache line, then the rest (less than a group and a block) in
+/// registers, the last ones clamped to end at the end of the input, overlapping. The error
+/// accumulator is tested once, at the end (every `MEDIUM_ERROR_TEST` groups above
+/// `MASKED_BELOW`).
 ///
 /// # Safety
-/// As for [`validate`]; `2 * BLOCK <= input.len()` (`SHORT_BELOW`); where not `ALIGNED`,
-/// `G * BLOCK <= input.len() < MASKED_BELOW`.
+/// As for [`validate`]; `2 * BLOCK <= input.len()` (`SHORT_BELOW`).
 #[inline(always)]
-unsafe fn validate_medium<V: Vector, const G: usize, const ALIGNED: bool>(
-    input: &[u8],
-) -> Result<(), usize> {
+unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(), usize> {
     const {
         // Below `MASKED_BELOW` every group's ASCII test fits in one mask of
         // `MEDIUM_ERROR_TEST` bits.
@@ -236,21 +279,16 @@ unsafe fn validate_medium<V: Vector, const G: usize, const ALIGNED: bool>(
     let len = input.len();
     let ptr = input.as_ptr();
     debug_assert!(2 * BLOCK <= len);
-    debug_assert!(ALIGNED || (G * BLOCK <= len && len < MASKED_BELOW));
     // SAFETY: the caller guarantees the instruction set; len > BLOCK >= V::BYTES.
     let (t, zero) = unsafe { (Tables::<V>::new(), V::splat(0)) };
     // Where the groups start, and how many there are: as many as fit whatever `head` is,
     // so that their number depends on the length only (a loop whose trip count changed
     // with the address would be mispredicted). The rest: as many registers from `rest_at`
-    // as the longest rest needs (`head` = 3 where `ALIGNED`).
-    let (head, min_head) = if ALIGNED {
-        (aligned_head(ptr), 3)
-    } else {
-        (0, 0)
-    };
-    let groups = (len - if ALIGNED { BLOCK } else { 0 }) / (G * BLOCK);
+    // as the longest rest needs (`head` = 3).
+    let head = aligned_head(ptr);
+    let groups = (len - BLOCK) / (G * BLOCK);
     let rest_at = head + groups * G * BLOCK;
-    let rest = (len - min_head - groups * G * BLOCK).div_ceil(V::BYTES);
+    let rest = (len - 3 - groups * G * BLOCK).div_ceil(V::BYTES);
     let rest_reg = |i: usize| {
         // SAFETY: the register lies inside `input`, 3 <= rest_at.
         unsafe { ptr.add((rest_at + i * V::BYTES).min(len - V::BYTES)) }
@@ -264,12 +302,8 @@ unsafe fn validate_medium<V: Vector, const G: usize, const ALIGNED: bool>(
         }
         any
     };
-    let first_ascii = if ALIGNED {
-        // SAFETY: BLOCK < len.
-        unsafe { all_ascii::<V>(ptr, 1) }
-    } else {
-        true
-    };
+    // SAFETY: BLOCK < len.
+    let first_ascii = unsafe { all_ascii::<V>(ptr, 1) };
     // Up to `MASKED_BELOW` bytes, every ASCII test comes first, with no branch: the first
     // block's, one bit per group into `busy`, the rest's. An input that is all ASCII (most
     // messages of mostly-ASCII text) is then valid at once, with no other work; otherwise
@@ -293,20 +327,12 @@ unsafe fn validate_medium<V: Vector, const G: usize, const ALIGNED: bool>(
         }
     }
     let mut error = zero;
-    // The start of the input, whose first register has no bytes before it: the first block
-    // where `ALIGNED`, else the first group (which the loops below then leave out).
-    let (start_ascii, start_blocks) = if ALIGNED {
-        (first_ascii, 1)
-    } else {
-        (busy & 1 == 0, G)
-    };
-    if !start_ascii {
-        // SAFETY: start_blocks * BLOCK <= len.
-        error = unsafe { check_start(&t, ptr, start_blocks * BLOCK / V::BYTES) };
+    if !first_ascii {
+        // SAFETY: BLOCK <= len.
+        error = unsafe { check_start(&t, ptr, BLOCK / V::BYTES) };
     }
-    let first_group = usize::from(!ALIGNED);
     if masked {
-        for k in first_group..groups {
+        for k in 0..groups {
             // SAFETY: the group lies inside `input`, 3 <= its start.
             let e = unsafe { group::<V, G>(&t, ptr, head + k * G * BLOCK, busy >> k & 1 == 0) };
             error = error.or(e);
@@ -338,13 +364,144 @@ unsafe fn validate_medium<V: Vector, const G: usize, const ALIGNED: bool>(
             error = error.or(unsafe { t.check_at(rest_reg(i)) });
         }
     }
-    // SAFETY: len >= V::BYTES.
-    error = error.or(t.incomplete(unsafe { V::load_unaligned(ptr.add(len - V::BYTES)) }));
-    if error.any_set() {
-        Err(0)
+    // SAFETY: V::BYTES <= len.
+    verdict(error.or(unsafe { open_at_end(&t, ptr, len, true) }))
+}
+
+/// Inputs of `SHORT_BELOW` to `MASKED_BELOW - 1` bytes on the backends with
+/// `Vector::GROUP_BRANCHES` (AVX2), in groups of `MEDIUM_GROUP` blocks: from the first
+/// byte below `Vector::ALIGNED_FROM` (`ALIGNED` false), else a first block and the groups
+/// from the first 64-byte boundary, as in [`validate_medium`]; then the rest, in the
+/// registers that end at the end of the input.
+///
+/// Every ASCII test comes first, with no branch: the first block's (where `ALIGNED`), one
+/// bit per group into `busy`, the rest's. Then, from `ASCII_EXIT_BELOW` bytes on, **no
+/// branch on the whole input**: whether a message of mixed text is all ASCII is a coin
+/// the predictor cannot call (half of English HTML's 2 KiB messages are), and each wrong
+/// guess costs more than the branch saves (docs/PERFORMANCE.md, "Per call"). Instead each
+/// group branches on its own bit, which on mostly-ASCII text is nearly always "ASCII";
+/// a group that is ASCII costs that test and nothing else, and a group that is not is
+/// checked, with the register at its end tested for a sequence left open where what
+/// follows it is ASCII ([`open_at_end`]). The bits are tested four to a step, so that an
+/// ASCII group costs one instruction. Below `ASCII_EXIT_BELOW` (most messages there are
+/// all ASCII, even of mixed text) an input that is all ASCII is valid at once.
+///
+/// # Safety
+/// As for [`validate`]; `SHORT_BELOW <= input.len() < MASKED_BELOW`; where not
+/// `ALIGNED`, `input.len() < V::ALIGNED_FROM`.
+#[inline(always)]
+unsafe fn validate_groups<V: Vector, const ALIGNED: bool>(input: &[u8]) -> Result<(), usize> {
+    const G: usize = MEDIUM_GROUP;
+    // With at least one group, the rest's registers counted from the end start 3 bytes
+    // in or more (below), and every group's bit fits in `busy`.
+    const { assert!(SHORT_BELOW >= (1 + G) * BLOCK && MASKED_BELOW / (G * BLOCK) <= 64) };
+    let len = input.len();
+    let ptr = input.as_ptr();
+    debug_assert!((SHORT_BELOW..MASKED_BELOW).contains(&len));
+    debug_assert!(ALIGNED || len < V::ALIGNED_FROM);
+    // SAFETY: the caller guarantees the instruction set; len > BLOCK >= V::BYTES.
+    let (t, zero) = unsafe { (Tables::<V>::new(), V::splat(0)) };
+    // As in `validate_medium`: the number of groups and of the rest's registers depends
+    // on the length only (`head` = 3 where `ALIGNED`).
+    let (head, min_head) = if ALIGNED {
+        (aligned_head(ptr), 3)
     } else {
-        Ok(())
+        (0, 0)
+    };
+    let groups = (len - if ALIGNED { BLOCK } else { 0 }) / (G * BLOCK);
+    let rest = (len - min_head - groups * G * BLOCK).div_ceil(V::BYTES);
+    // The rest's registers end at the end, the first `rest * V::BYTES` bytes before it, at
+    // or before where the groups end and at least 3 bytes in (`1 <= groups`).
+    let rest_reg = |i: usize| {
+        // SAFETY: the register lies inside `input`, 3 bytes in or more.
+        unsafe { ptr.add(len - (rest - i) * V::BYTES) }
+    };
+    let first_ascii = if ALIGNED {
+        // SAFETY: BLOCK < len.
+        unsafe { all_ascii::<V>(ptr, 1) }
+    } else {
+        true
+    };
+    let mut busy = 0u64;
+    for k in 0..groups {
+        // SAFETY: the group lies inside `input`.
+        let ascii = unsafe { all_ascii::<V>(ptr.add(head + k * G * BLOCK), G) };
+        busy |= u64::from(!ascii) << k;
     }
+    let mut rest_any = zero;
+    for i in 0..rest {
+        // SAFETY: see `rest_reg`.
+        rest_any = rest_any.or(unsafe { V::load_unaligned(rest_reg(i)) });
+    }
+    let rest_ascii = rest_any.is_ascii();
+    if len < ASCII_EXIT_BELOW && first_ascii && busy == 0 && rest_ascii {
+        return Ok(());
+    }
+    // Whether what starts at group `k` is ASCII (the rest's test where `k == groups`).
+    let ascii_from = |k: usize| {
+        if k < groups {
+            busy >> k & 1 == 0
+        } else {
+            rest_ascii
+        }
+    };
+    // The start of the input, whose first register has no bytes before it: the first block
+    // where `ALIGNED`, else the first group (which the steps below then leave out).
+    let first_group = usize::from(!ALIGNED);
+    let (start_ascii, start_blocks) = if ALIGNED {
+        (first_ascii, 1)
+    } else {
+        (busy & 1 == 0, G)
+    };
+    let mut error = zero;
+    if !start_ascii {
+        // SAFETY: start_blocks * BLOCK <= len.
+        error = unsafe {
+            check_start(&t, ptr, start_blocks * BLOCK / V::BYTES).or(open_at_end(
+                &t,
+                ptr,
+                start_blocks * BLOCK,
+                ascii_from(first_group),
+            ))
+        };
+    }
+    // Four bits to a step, each tested against a constant; `todo`'s bits from `groups` on
+    // are clear.
+    let mut todo = busy >> first_group;
+    let mut k = first_group;
+    while k < groups {
+        macro_rules! step {
+            ($j:literal) => {
+                if todo & 1 << $j != 0 {
+                    let pos = head + (k + $j) * G * BLOCK;
+                    // SAFETY: the group lies inside `input`, 3 <= pos.
+                    error = error.or(unsafe {
+                        check_group::<V, G>(&t, ptr.add(pos)).or(open_at_end(
+                            &t,
+                            ptr,
+                            pos + G * BLOCK,
+                            ascii_from(k + $j + 1),
+                        ))
+                    });
+                }
+            };
+        }
+        step!(0);
+        step!(1);
+        step!(2);
+        step!(3);
+        todo >>= 4;
+        k += 4;
+    }
+    if !rest_ascii {
+        for i in 0..rest {
+            // SAFETY: see `rest_reg`.
+            error = error.or(unsafe { t.check_at(rest_reg(i)) });
+        }
+        // SAFETY: V::BYTES <= len.
+        error = error.or(unsafe { open_at_end(&t, ptr, len, true) });
+    }
+    verdict(error)
 }
 
 /// The error bits of the first `regs` registers of the input at `ptr`: the first with no
@@ -363,6 +520,36 @@ unsafe fn check_start<V: Vector>(t: &Tables<V>, ptr: *const u8, regs: usize) -> 
         error = error.or(unsafe { t.check_at(ptr.add(i * V::BYTES)) });
     }
     error
+}
+
+/// A path's answer from its error accumulator: `Err(0)` where any bit is set (see
+/// [`validate`]).
+#[inline(always)]
+fn verdict<V: Vector>(error: V) -> Result<(), usize> {
+    if error.any_set() {
+        Err(0)
+    } else {
+        Ok(())
+    }
+}
+
+/// Where `next_ascii` (the bytes from `end` on are ASCII; at the end of the input, always),
+/// the error bits of the register
+/// that ends at `end` if it leaves a sequence open; none otherwise (the bytes from `end` on
+/// are then checked with the 3 bytes before them). A mask, not a branch: whether the next
+/// group is ASCII is known, but a branch on it would be one more guess.
+///
+/// # Safety
+/// The CPU supports `V`'s instruction set; `V::BYTES <= end`; `ptr` is valid for reads of
+/// `end` bytes.
+#[inline(always)]
+unsafe fn open_at_end<V: Vector>(t: &Tables<V>, ptr: *const u8, end: usize, next_ascii: bool) -> V {
+    // SAFETY: the register ends at `end`, inside the input; the caller guarantees the
+    // instruction set.
+    unsafe {
+        t.incomplete(V::load_unaligned(ptr.add(end - V::BYTES)))
+            .and(V::splat(u8::from(next_ascii).wrapping_neg()))
+    }
 }
 
 /// The error bits of the group of `G` blocks at `ptr + pos`: where it is `ascii`, only
@@ -434,11 +621,7 @@ unsafe fn validate_partial<V: Vector>(input: &[u8]) -> Result<(), usize> {
     debug_assert!(input.len() < V::BYTES);
     // SAFETY: the caller guarantees the instruction set and input.len() < V::BYTES.
     let (t, zero, reg) = unsafe { (Tables::<V>::new(), V::splat(0), V::load_partial(input)) };
-    if t.check(reg, zero).any_set() {
-        Err(0)
-    } else {
-        Ok(())
-    }
+    verdict(t.check(reg, zero))
 }
 
 /// All ones but for the first 3 bytes; its first `BYTES` bytes clear the error bits of the

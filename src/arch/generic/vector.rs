@@ -46,10 +46,22 @@ pub(crate) trait Vector: Copy {
     /// for each path (short, medium, main loop) rather than hold the short and medium paths
     /// inline. Where the medium path needs the registers a function must save and restore
     /// (SSE4.2 and AVX2: six of them), the compiler saves them on entry, for the short
-    /// path too; a jump to each path's function costs one branch instead. Where it does not
-    /// (AVX-512), the jump is a cost, and so it is where a call cannot be a jump (WASM) or
-    /// was not measured (NEON): `false` by default. (docs/PERFORMANCE.md, "Per call".)
+    /// path too; a jump to each path's function costs one branch instead. And where the
+    /// short path shares a function with the medium path, a change to the medium path's
+    /// code moves the short path's and its timing with it (AVX-512: 0.3-0.5 ns at 8-64
+    /// bytes, 64 B 5 % below the fastest peer on English HTML in one build and above it in
+    /// the next). It is a cost where a call cannot be a jump (WASM) and was not measured
+    /// on NEON: `false` by default. (docs/PERFORMANCE.md, "Per call".)
     const PATHS_OUT_OF_LINE: bool = false;
+
+    /// Whether the medium path below `MASKED_BELOW` branches on each group's ASCII test
+    /// with no test of the whole input first from `ASCII_EXIT_BELOW` bytes on, the
+    /// groups starting at the first byte below [`Self::ALIGNED_FROM`]
+    /// (`schedule::validate_groups`); else the whole input's ASCII test comes first
+    /// (`schedule::validate_medium`). Measured per backend: on AVX2 it made messages of
+    /// mixed text 8-10 % faster, on AVX-512 it made those of ASCII text 10 % slower
+    /// (docs/PERFORMANCE.md, "Per call"). `false` by default.
+    const GROUP_BRANCHES: bool = false;
 
     /// The bytes of `input`, shorter than one register, in a register with zeros after them
     /// (ASCII: a sequence cut off by the end of `input` shows up as one too short).

@@ -54,6 +54,7 @@ impl Vector for Avx2Vector {
     const PATHS_OUT_OF_LINE: bool = true;
 
     const ALIGNED_FROM: usize = crate::tiers::MEDIUM_UNALIGNED_BELOW;
+    const GROUP_BRANCHES: bool = true;
 
     #[inline(always)]
     unsafe fn load_unaligned(ptr: *const u8) -> Self {
