@@ -122,7 +122,7 @@ pub const MEDIUM_GROUP: usize = 4;
 /// (whole files) keep groups of `MEDIUM_GROUP`: with 8 they lost 9 % on files validated
 /// again and again, for 13 % on text not seen before (docs/PERFORMANCE.md, "Per call").
 /// Inputs shorter than `(1 + MEDIUM_GROUP_512) * BLOCK`, which would have no group, take
-/// the short path instead (1.15-1.25x faster at 513-575 bytes than the first block and the
+/// the short path instead (1.15-1.20x faster at 513-575 bytes than the first block and the
 /// rest were).
 pub const MEDIUM_GROUP_512: usize = 8;
 
