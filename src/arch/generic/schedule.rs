@@ -238,7 +238,10 @@ unsafe fn validate_short<V: Vector>(input: &[u8]) -> Result<(), usize> {
     let mut error = unsafe { t.check(V::load_unaligned(ptr), zero) }.or(t.incomplete(last));
     if last_at >= 3 {
         // The registers in between (from three registers on), then the last, each with
-        // the 3 bytes before it read from memory.
+        // the 3 bytes before it read from memory. (`check_start`'s loop, written out here
+        // so that inputs of 3 bytes past one register up to two registers run no loop
+        // code: with `check_start` before this branch they were 0.2-0.4 ns faster and
+        // 33-34 B not, 1.10-1.19x their time: a cliff, docs/PERFORMANCE.md, "Per call".)
         for i in 1..(len - 1) / V::BYTES {
             // SAFETY: the register lies before the last one, inside `input`, 3 <= i *
             // V::BYTES.
