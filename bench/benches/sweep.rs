@@ -52,6 +52,16 @@ struct Contender {
     ours: bool,
 }
 
+/// vutf8's `is_valid` called the way `from_utf8(b).is_ok()` must be: a call whose answer
+/// the caller then uses, where `is_valid` itself, as the whole of a contender, ends in a
+/// jump to the backend. The control for `from_utf8` ÷ `is_valid` ([`CALLED`]).
+#[inline(never)]
+fn is_valid_called(b: &[u8]) -> bool {
+    let valid = vutf8::is_valid(b);
+    black_box(());
+    valid
+}
+
 /// The validators, each called as its users call it (vutf8's through its public functions;
 /// under `--backend`, [`pass`] calls the forced backend instead).
 const CONTENDERS: &[Contender] = &[
@@ -63,6 +73,11 @@ const CONTENDERS: &[Contender] = &[
     Contender {
         name: "vutf8 from_utf8",
         f: |b| vutf8::from_utf8(b).is_ok(),
+        ours: true,
+    },
+    Contender {
+        name: "vutf8 is_valid called",
+        f: is_valid_called,
         ours: true,
     },
     Contender {
@@ -88,9 +103,11 @@ const CONTENDERS: &[Contender] = &[
     },
 ];
 
-/// The index of `vutf8 is_valid` and of std in [`CONTENDERS`].
+/// The index of `vutf8 is_valid`, `from_utf8`, the control of `from_utf8` (not plotted:
+/// it is `is_valid`'s line again) and std in [`CONTENDERS`].
 const VUTF8: usize = 0;
 const FROM_UTF8: usize = 1;
+const CALLED: usize = 2;
 const STD: usize = CONTENDERS.len() - 1;
 
 /// A kind of text: its name, the corpus file its messages are cut from, and whether each
@@ -284,13 +301,15 @@ impl Messages {
 /// losses and "cliffs" at sizes that were the same in every run, because the seeds were.
 /// Two contenders that share code (vutf8's two, simdutf8's two) must not see the same
 /// messages, or the second would run on branches the first has trained: vutf8's
-/// `from_utf8` and simdutf8's `compat` share a seed of their own. Every size and round
-/// has its own messages, so that no size runs on branches the size before it trained.
+/// `from_utf8` and simdutf8's `compat` share a seed of their own, and the control
+/// `is_valid called` has a third. Every size and round has its own messages, so that no
+/// size runs on branches the size before it trained.
 fn seed(size: usize, round: usize, i: usize, invalid: bool) -> u64 {
-    let group = u64::from(matches!(
-        CONTENDERS[i].name,
-        "vutf8 from_utf8" | "simdutf8 compat"
-    ));
+    let group: u64 = match CONTENDERS[i].name {
+        "vutf8 from_utf8" | "simdutf8 compat" => 1,
+        "vutf8 is_valid called" => 2,
+        _ => 0,
+    };
     (size as u64) << 24 | (round as u64) << 8 | group << 1 | u64::from(invalid)
 }
 
@@ -338,6 +357,11 @@ fn sweep(kind: &Kind, text: &[u8], o: &Options) -> Vec<Row> {
                 let f = match i {
                     VUTF8 if peers::is_forced() => peers::vutf8_is_valid,
                     FROM_UTF8 if peers::is_forced() => peers::vutf8_from_utf8_ok,
+                    CALLED if peers::is_forced() => |b: &[u8]| {
+                        let valid = peers::vutf8_is_valid(b);
+                        black_box(());
+                        valid
+                    },
                     _ => c.f,
                 };
                 let (ns, valid) = pass(f, &m);
@@ -471,8 +495,12 @@ fn report(kind: &Kind, rows: &[Row]) {
                 format!(" ({})", ranges(&below))
             }
         );
-        let from = geomean(within(64, 4096).map(|r| r.ns[FROM_UTF8] / r.ns[VUTF8]));
-        println!("- `from_utf8` ÷ `is_valid` time, geometric mean over the same sizes: {from:.3}");
+        let over = |i: usize| geomean(within(64, 4096).map(|r| r.ns[FROM_UTF8] / r.ns[i]));
+        println!(
+            "- `from_utf8` ÷ `is_valid` time, geometric mean over the same sizes: {:.3}; ÷ `is_valid` called as `from_utf8` is (its answer then used, no jump to the backend): {:.3}",
+            over(VUTF8),
+            over(CALLED)
+        );
     }
     let small: Vec<(usize, f64)> = within(8, 63).map(|r| (r.size, r.std_ratio)).collect();
     if !small.is_empty() {
@@ -595,8 +623,13 @@ fn plot(
             .y_desc("ns per call")
             .x_labels(20)
             .draw()?;
-        for (i, c) in CONTENDERS.iter().enumerate() {
-            let color = colors[i % colors.len()];
+        for (line, (i, c)) in CONTENDERS
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != CALLED)
+            .enumerate()
+        {
+            let color = colors[line % colors.len()];
             let points = rows.iter().map(|r| (r.size, r.ns[i].min(top * 1.05)));
             chart
                 .draw_series(LineSeries::new(
