@@ -126,10 +126,22 @@ pub const MEDIUM_GROUP: usize = 4;
 /// rest were).
 pub const MEDIUM_GROUP_512: usize = 8;
 
-/// The medium path tests its error accumulator every this many groups (16 KiB), so that a
-/// long invalid input stops soon after its error; it also tests this many groups for ASCII
-/// at a time, into a 64-bit mask (so at most 64).
+/// The medium path below `MASKED_BELOW` tests up to this many groups for ASCII before it
+/// branches on any, into a 64-bit mask (so at most 64).
 pub const MEDIUM_ERROR_TEST: usize = 64;
+
+/// From `MASKED_BELOW` on (AVX-512's whole files), the medium path tests its error
+/// accumulator after its first `MEDIUM_LONG_FIRST_TEST` groups, then every this many groups
+/// (4 KiB), and an error says where the span that failed starts: the cold `locate` starts
+/// there, not at the start of the input. Every 64 groups, with the search from the start,
+/// an error in the middle of 1 MiB of text took 2.6x the time; every 2 or 8 groups cost
+/// whole files validated again and again 6 % and 1-3 % (docs/PERFORMANCE.md, "Per call").
+pub const MEDIUM_LONG_ERROR_TEST: usize = 16;
+
+/// The groups before the first error test of [`MEDIUM_LONG_ERROR_TEST`] (512 bytes, as the
+/// main loop's `LOOP_GROUP` blocks): an error at the start of a long input is found after
+/// them, not after 4 KiB.
+pub const MEDIUM_LONG_FIRST_TEST: usize = 2;
 
 /// When a validator reports an error with fewer than this many bytes after its `from`
 /// (every input shorter than this), the scalar decoder finds the exact error from there
@@ -192,6 +204,7 @@ pub const COUNT_PIECE: usize = 16 * 1024;
 const _: () = assert!(SHORT_BELOW >= 2 * BLOCK && SHORT_BELOW > (1 + MEDIUM_GROUP) * BLOCK);
 const _: () = assert!(MEDIUM_BELOW >= SHORT_BELOW);
 const _: () = assert!(MEDIUM_GROUP >= 1 && MEDIUM_GROUP_512 >= 1);
+const _: () = assert!(MEDIUM_LONG_FIRST_TEST >= 1 && MEDIUM_LONG_ERROR_TEST >= 1);
 const _: () = assert!(MEDIUM_ERROR_TEST >= 1 && MEDIUM_ERROR_TEST <= 64);
 const _: () = assert!(RECORD_WINDOW.is_multiple_of(BLOCK) && RECORD_WINDOW >= BLOCK);
 const _: () = assert!(BUSY_BLOCKS <= LOOP_GROUP && BUSY_GROUPS >= 1 && DENSE_GROUPS >= 1);

@@ -4,7 +4,8 @@
 //! the one-register paths (packed 128-bit, AVX2's two 16-byte loads, AVX-512's masked
 //! load), the short path (one to 32 registers, the overlapping last register, its ASCII
 //! test), the medium path (its first block, groups, the rest, the group count changing
-//! with the length, the error test every `MEDIUM_ERROR_TEST` groups) and the main loop of
+//! with the length, the error test every `MEDIUM_LONG_ERROR_TEST` groups of a long input and
+//! the place it reports) and the main loop of
 //! the 128- and 256-bit backends from `MEDIUM_BELOW` (its first block, its groups, the ASCII
 //! skips, single blocks, the overlapping last block); after every kind of character, for
 //! every backend this CPU has and for the public API (`from_utf8`, `is_valid`,
@@ -36,8 +37,8 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use common::Tier;
 use vutf8::tiers::{
     ASCII_EXIT_BELOW, ASCII_SKIP_BLOCKS, BLOCK, LOCATE_SCALAR_BELOW, LOOP_GROUP, MASKED_BELOW,
-    MEDIUM_BELOW, MEDIUM_ERROR_TEST, MEDIUM_GROUP, MEDIUM_GROUP_512, MEDIUM_UNALIGNED_BELOW,
-    REGISTER_128, REGISTER_256, REGISTER_512, SHORT_BELOW, WORD_BELOW,
+    MEDIUM_BELOW, MEDIUM_GROUP, MEDIUM_GROUP_512, MEDIUM_LONG_ERROR_TEST, MEDIUM_LONG_FIRST_TEST,
+    MEDIUM_UNALIGNED_BELOW, REGISTER_128, REGISTER_256, REGISTER_512, SHORT_BELOW, WORD_BELOW,
 };
 use vutf8::{Backend, ErrorKind, Utf8Error, Validator};
 
@@ -150,14 +151,16 @@ const _: () = assert!(BLOCK + 2 * GROUP_512 + 3 < MAX_SHORT);
 /// The long inputs: the longest whose medium path tests its groups into a mask first
 /// (`MASKED_BELOW - 1`: the most groups in one mask), the main loop's shortest (on the 128-
 /// and 256-bit backends; the medium path on AVX-512), one byte more (a partial last block),
-/// and a length whose medium path runs `MEDIUM_ERROR_TEST` groups (its error test inside
-/// the loop) with a partial block after them.
+/// and a length whose medium path (AVX-512) tests its error inside the loop, every
+/// `MEDIUM_LONG_ERROR_TEST` groups, with a partial block after the groups. (The offsets
+/// of [`plan`] put errors in the first span, a middle one and the last, whose `from` the
+/// cold `locate` starts at.)
 fn long_lengths() -> [usize; 4] {
     [
         MASKED_BELOW - 1,
         MEDIUM_BELOW,
         MEDIUM_BELOW + 1,
-        MEDIUM_BELOW.max(BLOCK + MEDIUM_ERROR_TEST * GROUP) + BLOCK + 37,
+        MEDIUM_BELOW.max(BLOCK + MEDIUM_LONG_ERROR_TEST * GROUP) + BLOCK + 37,
     ]
 }
 /// The longest input swept.
@@ -655,7 +658,19 @@ fn every_tier_is_swept() {
         ),
         (
             "medium path, its error test inside the loop (AVX-512), error near the start",
-            |len, o| len >= BLOCK + MEDIUM_ERROR_TEST * GROUP && o < BLOCK,
+            |len, o| len >= MASKED_BELOW.max(BLOCK + MEDIUM_LONG_ERROR_TEST * GROUP) && o < BLOCK,
+        ),
+        (
+            "medium path, an error after a span found clean (AVX-512: `from` past 0)",
+            |len, o| {
+                len >= MASKED_BELOW
+                    && o >= BLOCK + (MEDIUM_LONG_FIRST_TEST + MEDIUM_LONG_ERROR_TEST) * GROUP
+                    && o + 2 * BLOCK < len
+            },
+        ),
+        (
+            "medium path, an error in its last span or the rest (AVX-512: `from` past 0)",
+            |len, o| len >= MASKED_BELOW && o + BLOCK > len,
         ),
         ("main loop, its shortest input", |len, o| {
             len == MEDIUM_BELOW && o + BLOCK > len

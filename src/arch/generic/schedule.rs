@@ -74,7 +74,7 @@ use super::lookup::Tables;
 use crate::arch::generic::vector::Vector;
 use crate::tiers::{
     ASCII_EXIT_BELOW, BLOCK, MASKED_BELOW, MEDIUM_ERROR_TEST, MEDIUM_GROUP, MEDIUM_GROUP_512,
-    REGISTER_512, SHORT_BELOW,
+    MEDIUM_LONG_ERROR_TEST, MEDIUM_LONG_FIRST_TEST, REGISTER_512, SHORT_BELOW,
 };
 
 /// Validates `input`, shorter than `V::MEDIUM_BELOW` bytes, with vector type `V`: the hot
@@ -266,8 +266,8 @@ unsafe fn validate_short<V: Vector>(input: &[u8]) -> Result<(), usize> {
 /// lies, then the groups from the first 64-byte boundary ([`aligned_head`]), so that their
 /// loads never straddle a cache line, then the rest (less than a group and a block) in
 /// registers, the last ones clamped to end at the end of the input, overlapping. The error
-/// accumulator is tested once, at the end (every `MEDIUM_ERROR_TEST` groups above
-/// `MASKED_BELOW`).
+/// accumulator is tested once, at the end (from `MASKED_BELOW` on, every
+/// `MEDIUM_LONG_ERROR_TEST` groups, and an error says where the span that failed starts).
 ///
 /// # Safety
 /// As for [`validate`]; `2 * BLOCK <= input.len()` (`SHORT_BELOW`).
@@ -330,6 +330,9 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
         }
     }
     let mut error = zero;
+    // Everything before it is valid, but perhaps a sequence its last 3 bytes leave open:
+    // the `from` of an error (see `validate`).
+    let mut clean_to = 0;
     if !first_ascii {
         // SAFETY: BLOCK <= len.
         error = unsafe { check_start(&t, ptr, BLOCK / V::BYTES) };
@@ -342,19 +345,25 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
         }
     } else {
         let mut pos = head;
-        let mut g0 = 0;
-        while g0 < groups {
-            for _ in 0..(groups - g0).min(MEDIUM_ERROR_TEST) {
+        let mut g = 0;
+        let mut test_at = MEDIUM_LONG_FIRST_TEST;
+        while g < groups {
+            while g < test_at.min(groups) {
                 // SAFETY: the group lies inside `input`, 3 <= pos.
                 error = error
                     .or(unsafe { group::<V, G>(&t, ptr, pos, all_ascii::<V>(ptr.add(pos), G)) });
                 pos += G * BLOCK;
+                g += 1;
             }
-            g0 += MEDIUM_ERROR_TEST;
-            // An invalid long input stops within `MEDIUM_ERROR_TEST` groups of its error.
-            if g0 < groups && error.any_set() {
-                return Err(0);
+            if g < groups {
+                // An invalid long input stops within `MEDIUM_LONG_ERROR_TEST` groups of its
+                // error, which lies after the last span found clean.
+                if error.any_set() {
+                    return Err(clean_to);
+                }
+                clean_to = pos;
             }
+            test_at += MEDIUM_LONG_ERROR_TEST;
         }
         rest_any = rest_or();
     }
@@ -368,7 +377,7 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
         }
     }
     // SAFETY: V::BYTES <= len.
-    verdict(error.or(unsafe { open_at_end(&t, ptr, len, true) }))
+    verdict(error.or(unsafe { open_at_end(&t, ptr, len, true) })).map_err(|_| clean_to)
 }
 
 /// Inputs of `SHORT_BELOW` to `MASKED_BELOW - 1` bytes on the backends with
