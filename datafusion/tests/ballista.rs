@@ -34,6 +34,24 @@ impl Processes {
         self.0.push((name.to_string(), child));
     }
 
+    /// Waits until something accepts connections on `port` of 127.0.0.1, failing if a
+    /// process exits first or `START_TIMEOUT` passes.
+    async fn wait_for_port(&mut self, port: u16, log: &Path) {
+        let started = Instant::now();
+        let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+        loop {
+            self.check_running(log);
+            if std::net::TcpStream::connect_timeout(&addr, Duration::from_secs(1)).is_ok() {
+                return;
+            }
+            assert!(
+                started.elapsed() < START_TIMEOUT,
+                "nothing listens on port {port} after {START_TIMEOUT:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
     /// Fails if a process has exited (it should serve until stopped).
     fn check_running(&mut self, log: &Path) {
         for (name, child) in &mut self.0 {
@@ -109,11 +127,17 @@ async fn the_same_sql_gives_the_same_result_on_a_ballista_cluster() {
         &["--port".into(), scheduler_port.to_string()],
         work.path(),
     );
+    // An executor that finds no scheduler exits ("Could not connect to scheduler": one CI
+    // run in many, on a busy machine), so the executors start once it listens, and look
+    // for it where it listens (not at `localhost`, which may be ::1).
+    processes.wait_for_port(scheduler_port, work.path()).await;
     for executor in 0..2 {
         let dir = work.path().join(format!("executor-{executor}"));
         std::fs::create_dir(&dir).unwrap();
         let args = [
-            "--scheduler-port".to_string(),
+            "--scheduler-host".to_string(),
+            "127.0.0.1".into(),
+            "--scheduler-port".into(),
             scheduler_port.to_string(),
             "--port".into(),
             free_port().to_string(),
