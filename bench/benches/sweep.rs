@@ -22,7 +22,9 @@
 //! Output: a Markdown summary per kind (ns per call at a few sizes, then vutf8 ÷ the fastest
 //! peer over 64 B - 4 KiB: geometric mean, worst size, sizes below 1.0; against std below
 //! 64 B — each ratio the median over the rounds of the ratio within a round, where both
-//! saw the same messages; and the cliffs: sizes from 8 B on that cost more than 15 % above some larger size),
+//! saw the same messages; and the cliffs: sizes from 8 B on that cost more than 15 % above some larger size;
+//! and `from_utf8` ÷ `is_valid`, also ÷ a control that calls `is_valid` the way `from_utf8`
+//! must be called, [`is_valid_called`], which is timed but not plotted),
 //! every sample as CSV (`target/sweep/<build>.csv`) and a plot of ns per call against size
 //! (`docs/sweep-<build>.svg`), one panel per kind. `<build>` is `avx512` for the default
 //! build, `avx2` for a build without vutf8's `avx512` feature (`--no-default-features`: the
