@@ -48,7 +48,8 @@
 //!   `ASCII_EXIT_BELOW` on, no branch on the whole input (on mixed text, whether a whole
 //!   message is ASCII is the coin); below `MEDIUM_UNALIGNED_BELOW` the groups start at the
 //!   first byte, fewer registers and instructions where the fixed cost of a call weighs
-//!   most.
+//!   most; above it, a first block that is not ASCII sends the whole input through one pass
+//!   with no ASCII tests (busy text would read each group twice).
 //! - *Loaded predecessors*: the 3 bytes before a register are loaded from memory rather
 //!   than shifted in, where they lie inside the input ([`Tables::check_at`]).
 //! - *Long inputs* on the 128- and 256-bit backends go to the main loop
@@ -386,8 +387,9 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
 /// from the first 64-byte boundary, as in [`validate_medium`]; then the rest, in the
 /// registers that end at the end of the input.
 ///
-/// Every ASCII test comes first, with no branch: the first block's (where `ALIGNED`), one
-/// bit per group into `busy`, the rest's. Then, from `ASCII_EXIT_BELOW` bytes on, **no
+/// Where `ALIGNED` and the first block is not ASCII, every group and the rest are checked
+/// in one pass, with no ASCII test. Otherwise every ASCII test comes first, with no
+/// branch: the first block's (where `ALIGNED`), one bit per group into `busy`, the rest's. Then, from `ASCII_EXIT_BELOW` bytes on, **no
 /// branch on the whole input**: whether a message of mixed text is all ASCII is a coin
 /// the predictor cannot call (half of English HTML's 2 KiB messages are), and each wrong
 /// guess costs more than the branch saves (docs/PERFORMANCE.md, "Per call"). Instead each
@@ -434,6 +436,24 @@ unsafe fn validate_groups<V: Vector, const ALIGNED: bool>(input: &[u8]) -> Resul
     } else {
         true
     };
+    if ALIGNED && !first_ascii {
+        // A first block that is not ASCII says the text is busy: every group is checked
+        // in one pass, with no ASCII test and no branch of its own. Reading each group
+        // for its ASCII test and again to check it cost text that is not ASCII in every
+        // group 10-16 % (docs/PERFORMANCE.md, "Per call").
+        // SAFETY: the first block, the groups and the rest's registers lie inside
+        // `input`, each register 3 bytes in or more but the first block's first.
+        unsafe {
+            let mut error = check_start(&t, ptr, BLOCK / V::BYTES);
+            for k in 0..groups {
+                error = error.or(check_group::<V, G>(&t, ptr.add(head + k * G * BLOCK)));
+            }
+            for i in 0..rest {
+                error = error.or(t.check_at(rest_reg(i)));
+            }
+            return verdict(error.or(open_at_end(&t, ptr, len, true)));
+        }
+    }
     let mut busy = 0u64;
     for k in 0..groups {
         // SAFETY: the group lies inside `input`.
