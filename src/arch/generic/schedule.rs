@@ -389,8 +389,9 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
 ///
 /// Where `ALIGNED` and the first block is not ASCII, every group and the rest are checked
 /// in one pass, with no ASCII test. Otherwise every ASCII test comes first, with no
-/// branch: the first block's (where `ALIGNED`), one bit per group into `busy`, the rest's. Then, from `ASCII_EXIT_BELOW` bytes on, **no
-/// branch on the whole input**: whether a message of mixed text is all ASCII is a coin
+/// branch: the first block's (where `ALIGNED`), one bit per group into `busy`, the rest's.
+/// Then, from `ASCII_EXIT_BELOW` bytes on, **no branch on the whole input**: whether a
+/// message of mixed text is all ASCII is a coin
 /// the predictor cannot call (half of English HTML's 2 KiB messages are), and each wrong
 /// guess costs more than the branch saves (docs/PERFORMANCE.md, "Per call"). Instead each
 /// group branches on its own bit, which on mostly-ASCII text is nearly always "ASCII";
@@ -407,8 +408,12 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
 unsafe fn validate_groups<V: Vector, const ALIGNED: bool>(input: &[u8]) -> Result<(), usize> {
     const G: usize = MEDIUM_GROUP;
     // With at least one group, the rest's registers counted from the end start 3 bytes
-    // in or more (below), and every group's bit fits in `busy`.
-    const { assert!(SHORT_BELOW >= (1 + G) * BLOCK && MASKED_BELOW / (G * BLOCK) <= 64) };
+    // in or more (below), and every group's bit fits in `busy`, one mask of
+    // `MEDIUM_ERROR_TEST` bits (as in `validate_medium`).
+    const {
+        assert!(SHORT_BELOW >= (1 + G) * BLOCK);
+        assert!(MASKED_BELOW / (G * BLOCK) <= MEDIUM_ERROR_TEST && MEDIUM_ERROR_TEST <= 64);
+    };
     let len = input.len();
     let ptr = input.as_ptr();
     debug_assert!((SHORT_BELOW..MASKED_BELOW).contains(&len));
