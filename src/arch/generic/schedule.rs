@@ -16,7 +16,8 @@
 //! short path:   [above 64 bytes: ASCII test of the first block, then of the others]
 //!               [register 0] [registers 1.. in between] [last register, overlapping]
 //!               [end-of-input check]
-//! medium path:  (below 16 KiB: every ASCII test first; all ASCII: valid, done)
+//! medium path:  (below 16 KiB: every ASCII test first; all ASCII: valid, done;
+//!               AVX-512: first block not ASCII: everything checked in one pass)
 //!   aligned:    [first block where it lies: ASCII test, else checked]
 //!               ([group: 4 aligned blocks from the first 64-byte boundary: ASCII test,
 //!               else checked])*  [the rest: as many registers as the longest rest needs,
@@ -43,7 +44,8 @@
 //!   test each; their number, and the rest's registers, depend on the length only
 //!   ([`validate_medium`]). Below `MASKED_BELOW`, every group is tested before any of
 //!   their branches is taken, so that a wrong guess is found as soon as it is made, and
-//!   an input that is all ASCII takes one branch and none of the rest.
+//!   an input that is all ASCII takes one branch and none of the rest; on AVX-512 there, a
+//!   first block that is not ASCII sends the whole input through one pass instead.
 //! - *A branch per group* on AVX2 (`Vector::GROUP_BRANCHES`, [`validate_groups`]): from
 //!   `ASCII_EXIT_BELOW` on, no branch on the whole input (on mixed text, whether a whole
 //!   message is ASCII is the coin); below `MEDIUM_UNALIGNED_BELOW` the groups start at the
@@ -269,6 +271,8 @@ unsafe fn validate_short<V: Vector>(input: &[u8]) -> Result<(), usize> {
 /// registers, the last ones clamped to end at the end of the input, overlapping. The error
 /// accumulator is tested once, at the end (from `MASKED_BELOW` on, every
 /// `MEDIUM_LONG_ERROR_TEST` groups, and an error says where the span that failed starts).
+/// On AVX-512 below `MASKED_BELOW`, a first block that is not ASCII sends the whole input
+/// through one pass with no ASCII test, as in [`validate_groups`].
 ///
 /// # Safety
 /// As for [`validate`]; `2 * BLOCK <= input.len()` (`SHORT_BELOW`).
@@ -316,6 +320,24 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
     // (AVX-512's whole files) test each group as they go: reading each group twice costs
     // more there than it saves (docs/PERFORMANCE.md, "Per call").
     let masked = len < MASKED_BELOW;
+    if V::BYTES == REGISTER_512 && masked && !first_ascii {
+        // (AVX-512) A first block that is not ASCII says the text is busy: one pass, as
+        // in `validate_groups`. The 128-bit backends keep their ASCII tests: a full
+        // check costs them four times the registers, and SSE4.2 lost 5 % on English HTML
+        // with this rule (docs/PERFORMANCE.md, "Per call").
+        // SAFETY: the first block, the groups and the rest's registers lie inside
+        // `input`, each register 3 bytes in or more but the first block's first.
+        unsafe {
+            let mut error = check_start(&t, ptr, BLOCK / V::BYTES);
+            for k in 0..groups {
+                error = error.or(check_group::<V, G>(&t, ptr.add(head + k * G * BLOCK)));
+            }
+            for i in 0..rest {
+                error = error.or(t.check_at(rest_reg(i)));
+            }
+            return verdict(error.or(open_at_end(&t, ptr, len, true)));
+        }
+    }
     let mut busy = u64::MAX;
     let mut rest_any = zero;
     if masked {
