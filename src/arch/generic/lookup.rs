@@ -169,14 +169,15 @@ impl<V: Vector> Tables<V> {
         // V::BYTES bytes, so reading its last V::BYTES bytes stays inside it.
         unsafe {
             Tables {
-                byte_1_high: V::repeat16(BYTE_1_HIGH),
-                byte_1_low: V::repeat16(BYTE_1_LOW),
-                byte_2_high: V::repeat16(BYTE_2_HIGH),
-                low_nibble: V::splat(0x0F),
-                third_byte_min: V::splat(0xE0 - 0x80),
-                fourth_byte_min: V::splat(0xF0 - 0x80),
-                high_bit: V::splat(0x80),
-                incomplete_max: V::load_unaligned(INCOMPLETE_MAX.as_ptr().add(BLOCK - V::BYTES)),
+                byte_1_high: V::repeat16(BYTE_1_HIGH).pinned(),
+                byte_1_low: V::repeat16(BYTE_1_LOW).pinned(),
+                byte_2_high: V::repeat16(BYTE_2_HIGH).pinned(),
+                low_nibble: V::splat(0x0F).pinned(),
+                third_byte_min: V::splat(0xE0 - 0x80).pinned(),
+                fourth_byte_min: V::splat(0xF0 - 0x80).pinned(),
+                high_bit: V::splat(0x80).pinned(),
+                incomplete_max: V::load_unaligned(INCOMPLETE_MAX.as_ptr().add(BLOCK - V::BYTES))
+                    .pinned(),
             }
         }
     }

@@ -94,6 +94,19 @@ pub(crate) trait Vector: Copy {
     /// The CPU supports the backend's instruction set.
     unsafe fn repeat16(table: [u8; 16]) -> Self;
 
+    /// The same register, made opaque to the compiler: the lookup's constants
+    /// (`lookup::Tables::new`) go through it, so that they are built once into registers
+    /// instead of being read again from the constant pool by each instruction that uses
+    /// them. Where the compiler unrolls the short path's registers (AVX-512), it folded
+    /// those reads into every copy, three more loads per register beside the four of
+    /// `check_at`, and up to 512 bytes lost 10-25 % to them (docs/PERFORMANCE.md, "Per
+    /// call"). The default is the register itself: with AVX2's 16 registers, pinning eight
+    /// constants made the main loop spill and gained nothing in the sweep.
+    #[inline(always)]
+    fn pinned(self) -> Self {
+        self
+    }
+
     /// Writes the bytes, in memory order, to `out[..BYTES]` (used by tests and debugging).
     fn store(self, out: &mut [u8]);
 

@@ -3,7 +3,7 @@
 //!
 //! It is the lookup algorithm with registers of 64 bytes, one register per block: the same
 //! nibble tables (`vpshufb` works inside each 128-bit lane on AVX-512BW as on AVX2), the
-//! same schedule. Four things differ from AVX2:
+//! same schedule. Five things differ from AVX2:
 //!
 //! - **The shift by 1-3 bytes.** `vpalignr` still works lane by lane, so the bytes that
 //!   enter each lane must come from the lane before it: `valignq` by 6 quadwords builds
@@ -19,6 +19,9 @@
 //!   such inputs from overlapping reads instead.)
 //! - **No main loop**: every input from 513 bytes takes the medium path
 //!   (`crate::tiers::MEDIUM_BELOW_512`).
+//! - **The lookup's constants are pinned in registers** (`Vector::pinned`): with 32
+//!   registers there is room, and the unrolled short path no longer reads them from memory
+//!   in every copy.
 //!
 //! Why this design, and how it was tested and measured on AVX-512 hardware: docs/AVX512.md.
 
@@ -46,6 +49,24 @@ impl Avx512Vector {
         // `prev`, then 0-5 of `self`.
         unsafe { _mm512_alignr_epi64::<6>(self.0, prev.0) }
     }
+}
+
+/// `v`, opaque to the compiler (see `Vector::pinned`): an empty `asm!` that takes it in a
+/// register and gives it back (the register class needs the target feature on the function
+/// that holds the `asm!`, hence a function of its own, inlined into its callers, which
+/// have it too).
+///
+/// # Safety
+/// The CPU supports AVX512F.
+#[inline]
+#[target_feature(enable = "avx512f")]
+unsafe fn pin(mut v: __m512i) -> __m512i {
+    // SAFETY: an empty asm block that only names the register: it reads and writes nothing
+    // else.
+    unsafe {
+        core::arch::asm!("/* {0} */", inout(zmm_reg) v, options(pure, nomem, nostack, preserves_flags));
+    }
+    v
 }
 
 // The size tier named in `BYTES` is this register's width.
@@ -82,6 +103,11 @@ impl Vector for Avx512Vector {
     unsafe fn repeat16(table: [u8; 16]) -> Self {
         // SAFETY: the caller guarantees AVX512F; `table` is 16 readable bytes.
         Self(unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(table.as_ptr().cast())) })
+    }
+    #[inline(always)]
+    fn pinned(self) -> Self {
+        // SAFETY: an Avx512Vector exists only where AVX512F does.
+        Self(unsafe { pin(self.0) })
     }
     #[inline(always)]
     fn store(self, out: &mut [u8]) {
