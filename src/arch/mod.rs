@@ -354,8 +354,9 @@ macro_rules! backends {
         pub(crate) fn for_each_vector(test: &mut impl VectorTest) -> std::vec::Vec<&'static str> {
             let mut ran = std::vec::Vec::new();
             $($(#[$attr])* if $(has!($feature))&&+ {
-                // SAFETY: the CPU has the features (just checked).
-                unsafe { test.run::<$vector>(Backend::$backend.name()) };
+                // SAFETY: the CPU has the features (just checked). (Messages name the
+                // module: a backend may have more than one row.)
+                unsafe { test.run::<$vector>(stringify!($module)) };
                 ran.push(Backend::$backend.name());
             })+
             ran
@@ -384,6 +385,9 @@ cfg_if::cfg_if! {
             // AVX512F implies AVX2, so AVX-512 counts with the AVX2 counter.
             #[cfg(feature = "avx512")]
             Avx512: x86::avx512::Avx512Vector, x86::avx512, x86::count::count_non_continuation, "avx512f", "avx512bw";
+            // The same backend where the CPU has VBMI too: its nibble lookups need no mask.
+            #[cfg(feature = "avx512")]
+            Avx512: x86::avx512::Avx512Vector<true>, x86::avx512vbmi, x86::count::count_non_continuation, "avx512f", "avx512bw", "avx512vbmi";
         }
     } else if #[cfg(all(target_arch = "aarch64", target_feature = "neon"))] {
         backends! { mod aarch64;
@@ -411,8 +415,11 @@ pub(crate) trait VectorTest {
 
 /// The table entry of `backend`, if this CPU can run it.
 fn entry(backend: Backend) -> Option<&'static Entry> {
+    // The widest row of the backend that this CPU runs (AVX-512 has two: with VBMI and
+    // without).
     BACKENDS
         .iter()
+        .rev()
         .find(|e| e.backend == backend && (e.detect)())
 }
 
@@ -645,6 +652,57 @@ mod tests {
             }
         }
         assert!(searches > 10_000, "{searches}");
+    }
+
+    /// Every row of the table this CPU runs, raw and yes-or-no, says what std says, on text
+    /// of every length up to past the short path and the first groups of the medium path,
+    /// and around `MASKED_BELOW`, at three starts. The public [`Backend`] reaches only a
+    /// backend's widest row (AVX-512 has two, with VBMI and without): this is where a CPU
+    /// with VBMI runs the other one's validators, beside the primitive tests.
+    #[test]
+    fn every_row_agrees_with_std() {
+        use super::test_text::{next, PIECES, VALID};
+        use crate::tiers::{MASKED_BELOW, SHORT_BELOW};
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let text = |kinds: usize, x: &mut u64| {
+            let mut t = Vec::new();
+            while t.len() < MASKED_BELOW + 4 * BLOCK {
+                t.extend_from_slice(PIECES[(next(x) >> 40) as usize % kinds]);
+            }
+            t
+        };
+        // Valid pieces only (cut anywhere, a sequence may be left open at the end), and
+        // now and then a broken one.
+        let texts = [text(VALID, &mut x), text(PIECES.len(), &mut x)];
+        let mut lengths: Vec<usize> = (0..=2 * SHORT_BELOW + BLOCK).collect();
+        lengths.extend(MASKED_BELOW - 2..=MASKED_BELOW + 2 * BLOCK);
+        let mut checks = 0;
+        for e in super::BACKENDS.iter().filter(|e| (e.detect)()) {
+            for t in &texts {
+                for start in [0, 1, 61] {
+                    for &len in &lengths {
+                        let input = &t[start..start + len];
+                        let want = core::str::from_utf8(input).is_ok();
+                        // SAFETY: `detect` said this CPU runs the backend.
+                        let (raw, valid) = unsafe { ((e.raw)(input, 0), (e.valid)(input, 0)) };
+                        assert_eq!(
+                            raw.is_ok(),
+                            want,
+                            "{}: raw, {len} bytes from {start}",
+                            e.backend.name()
+                        );
+                        assert_eq!(
+                            valid,
+                            want,
+                            "{}: yes or no, {len} bytes from {start}",
+                            e.backend.name()
+                        );
+                        checks += 1;
+                    }
+                }
+            }
+        }
+        std::eprintln!("{checks} checks");
     }
 
     /// The error bits of every scan keep the contract of `generic::marks::scan` on every

@@ -138,6 +138,22 @@ impl VectorTest for Shr4AndLookup {
             let (vt, vi) = unsafe { (V::repeat16(table), V::load_unaligned(idx.as_ptr())) };
             let want: std::vec::Vec<u8> = idx.iter().map(|&i| table[i as usize]).collect();
             assert_eq!(out(vt.lookup16(vi)), want, "{name}: lookup16 of {idx:02X?}");
+
+            // The nibble lookups of any byte (not only 0..16), the form the check uses.
+            let high: std::vec::Vec<u8> = a.iter().map(|&b| table[usize::from(b >> 4)]).collect();
+            assert_eq!(
+                out(V::lookup_high(vt, va)),
+                high,
+                "{name}: lookup_high of {a:02X?}"
+            );
+            let low: std::vec::Vec<u8> = a.iter().map(|&b| table[usize::from(b & 0x0F)]).collect();
+            // SAFETY: as above.
+            let low_nibble = unsafe { V::splat(0x0F) };
+            assert_eq!(
+                out(V::lookup_low(vt, va, low_nibble)),
+                low,
+                "{name}: lookup_low of {a:02X?}"
+            );
         }
     }
 }

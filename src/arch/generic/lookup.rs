@@ -216,11 +216,9 @@ impl<V: Vector> Tables<V> {
     /// The error bits of `input` given the bytes 1, 2 and 3 before each of its bytes.
     #[inline(always)]
     pub(crate) fn classify(&self, input: V, prev1: V, prev2: V, prev3: V) -> V {
-        let special = self
-            .byte_1_high
-            .lookup16(prev1.shr4())
-            .and(self.byte_1_low.lookup16(prev1.and(self.low_nibble)))
-            .and(self.byte_2_high.lookup16(input.shr4()));
+        let special = V::lookup_high(self.byte_1_high, prev1)
+            .and(V::lookup_low(self.byte_1_low, prev1, self.low_nibble))
+            .and(V::lookup_high(self.byte_2_high, input));
         let is_third = prev2.saturating_sub(self.third_byte_min);
         let is_fourth = prev3.saturating_sub(self.fourth_byte_min);
         is_third.or(is_fourth).and(self.high_bit).xor(special)

@@ -94,6 +94,23 @@ pub(crate) trait Vector: Copy {
     /// The CPU supports the backend's instruction set.
     unsafe fn repeat16(table: [u8; 16]) -> Self;
 
+    /// `table.lookup16(x.shr4())`: the entry of `table` for the high nibble of each byte
+    /// of `x`. `table` is one made by [`Vector::repeat16`], whose 16 bytes repeat in
+    /// every 128-bit lane (a backend may rely on that: AVX-512 with VBMI looks up with
+    /// `vpermb`, which reads six bits of each index and so needs no mask after the shift).
+    #[inline(always)]
+    fn lookup_high(table: Self, x: Self) -> Self {
+        table.lookup16(x.shr4())
+    }
+
+    /// `table.lookup16(x.and(low_nibble))`, `low_nibble` being every byte `0x0F`: the entry
+    /// of `table` for the low nibble of each byte of `x`. `table` as for
+    /// [`Vector::lookup_high`].
+    #[inline(always)]
+    fn lookup_low(table: Self, x: Self, low_nibble: Self) -> Self {
+        table.lookup16(x.and(low_nibble))
+    }
+
     /// The same register, made opaque to the compiler: the lookup's constants
     /// (`lookup::Tables::new`) go through it, so that they are built once into registers
     /// instead of being read again from the constant pool by each instruction that uses

@@ -3,7 +3,7 @@
 //!
 //! It is the lookup algorithm with registers of 64 bytes, one register per block: the same
 //! nibble tables (`vpshufb` works inside each 128-bit lane on AVX-512BW as on AVX2), the
-//! same schedule. Five things differ from AVX2:
+//! same schedule. Six things differ from AVX2:
 //!
 //! - **The shift by 1-3 bytes.** `vpalignr` still works lane by lane, so the bytes that
 //!   enter each lane must come from the lane before it: `valignq` by 6 quadwords builds
@@ -22,6 +22,10 @@
 //! - **The lookup's constants are pinned in registers** (`Vector::pinned`): with 32
 //!   registers there is room, and the unrolled short path no longer reads them from memory
 //!   in every copy.
+//! - **With AVX512VBMI** (Ice Lake and later, Zen 4 and later), the nibble lookups are
+//!   `vpermb`, which reads six bits of each index, so neither nibble needs a mask: three
+//!   instructions fewer per register. Those CPUs get the backend of `super::avx512vbmi`,
+//!   this vector type with `VBMI`; the others (Skylake-SP, Cascade Lake) this one.
 //!
 //! Why this design, and how it was tested and measured on AVX-512 hardware: docs/AVX512.md.
 
@@ -33,13 +37,15 @@ use core::arch::x86_64::*;
 use crate::arch::generic::vector::Vector;
 
 /// A 512-bit register. Only made by the `unsafe` constructors of [`Vector`], whose callers
-/// guarantee that the CPU supports AVX512F and AVX512BW: every safe method below relies on
-/// that.
+/// guarantee that the CPU supports AVX512F and AVX512BW, and AVX512VBMI where `VBMI`: every
+/// safe method below relies on that. `VBMI` changes only the nibble lookups
+/// ([`Vector::lookup_high`], [`Vector::lookup_low`]: `vpermb` instead of a mask and
+/// `vpshufb`); the backend of the CPUs that have it is `super::avx512vbmi`.
 #[derive(Clone, Copy)]
 #[repr(transparent)]
-pub(crate) struct Avx512Vector(__m512i);
+pub(crate) struct Avx512Vector<const VBMI: bool = false>(__m512i);
 
-impl Avx512Vector {
+impl<const VBMI: bool> Avx512Vector<VBMI> {
     /// `prev`'s last 128-bit lane followed by `self`'s lanes 0-2: lane by lane, the 16 bytes
     /// that come just before each lane of `self` in memory.
     #[inline(always)]
@@ -72,7 +78,7 @@ unsafe fn pin(mut v: __m512i) -> __m512i {
 // The size tier named in `BYTES` is this register's width.
 const _: () = assert!(core::mem::size_of::<Avx512Vector>() == <Avx512Vector as Vector>::BYTES);
 
-impl Vector for Avx512Vector {
+impl<const VBMI: bool> Vector for Avx512Vector<VBMI> {
     const BYTES: usize = crate::tiers::REGISTER_512;
 
     #[inline(always)]
@@ -103,6 +109,29 @@ impl Vector for Avx512Vector {
     unsafe fn repeat16(table: [u8; 16]) -> Self {
         // SAFETY: the caller guarantees AVX512F; `table` is 16 readable bytes.
         Self(unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(table.as_ptr().cast())) })
+    }
+    #[inline(always)]
+    fn lookup_high(table: Self, x: Self) -> Self {
+        if VBMI {
+            // SAFETY: an Avx512Vector<true> exists only where AVX512BW and AVX512VBMI do.
+            // `vpermb` reads bits 0-5 of each index: after the 16-bit shift those are the
+            // byte's high nibble and 2 bits of the next byte's low one, and `table` repeats
+            // its 16 bytes in every lane (the trait's contract), so entry `i` is entry
+            // `i % 16`: no mask needed.
+            Self(unsafe { _mm512_permutexvar_epi8(_mm512_srli_epi16::<4>(x.0), table.0) })
+        } else {
+            table.lookup16(x.shr4())
+        }
+    }
+    #[inline(always)]
+    fn lookup_low(table: Self, x: Self, low_nibble: Self) -> Self {
+        if VBMI {
+            // SAFETY: an Avx512Vector<true> exists only where AVX512VBMI does. As above:
+            // bits 4-5 of each index select a repeat of the same 16 bytes.
+            Self(unsafe { _mm512_permutexvar_epi8(x.0, table.0) })
+        } else {
+            table.lookup16(x.and(low_nibble))
+        }
     }
     #[inline(always)]
     fn pinned(self) -> Self {
