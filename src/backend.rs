@@ -15,9 +15,10 @@ pub enum Backend {
     Sse42,
     /// x86 / x86-64 with AVX2: 256-bit registers.
     Avx2,
-    /// x86 / x86-64 with AVX512F and AVX512BW: 512-bit registers. In builds with the cargo
-    /// feature `avx512`, which is on by default (docs/AVX512.md); without it, never
-    /// available.
+    /// x86 / x86-64 with AVX512F and AVX512BW: 512-bit registers; where the CPU has
+    /// AVX512VBMI too, its nibble lookups use it (the same answers, fewer instructions). In
+    /// builds with the cargo feature `avx512`, which is on by default (docs/AVX512.md);
+    /// without it, never available.
     Avx512,
     /// aarch64 with NEON: 128-bit registers.
     Neon,

@@ -9,8 +9,15 @@
 //!     Avx2:   x86::avx2::Avx2Vector,     x86::avx2,   x86::count::count_non_continuation, "avx2";
 //!     #[cfg(feature = "avx512")]
 //!     Avx512: x86::avx512::Avx512Vector, x86::avx512, x86::count::count_non_continuation, "avx512f", "avx512bw";
+//!     #[cfg(feature = "avx512")]
+//!     Avx512: x86::avx512::Avx512Vector<true>, x86::avx512vbmi, ..., "avx512f", "avx512bw", "avx512vbmi";
 //! }
 //! ```
+//!
+//! A backend may have more than one row, for CPUs with more of its instruction set
+//! (AVX-512 with VBMI): the widest row this CPU runs is the backend's, for [`Backend`] and
+//! for the selection alike; the tests run every row (`for_each_vector`, and
+//! `tests::every_row_agrees_with_std`).
 //!
 //! Each entry names the [`Backend`], its vector type, its module (whose `entry_points!`
 //! defines its raw validator `validate`, an `unsafe fn(&[u8], usize) -> Result<(), usize>`:
