@@ -321,22 +321,14 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
     // more there than it saves (docs/PERFORMANCE.md, "Per call").
     let masked = len < MASKED_BELOW;
     if V::BYTES == REGISTER_512 && masked && !first_ascii {
-        // (AVX-512) A first block that is not ASCII says the text is busy: one pass, as
-        // in `validate_groups`. The 128-bit backends keep their ASCII tests: a full
+        // (AVX-512) A first block that is not ASCII says the text is busy: one pass
+        // ([`check_busy`]), as in `validate_groups`. The 128-bit backends keep their
+        // ASCII tests: a full
         // check costs them four times the registers, and SSE4.2 lost 5 % on English HTML
         // with this rule (docs/PERFORMANCE.md, "Per call").
         // SAFETY: the first block, the groups and the rest's registers lie inside
         // `input`, each register 3 bytes in or more but the first block's first.
-        unsafe {
-            let mut error = check_start(&t, ptr, BLOCK / V::BYTES);
-            for k in 0..groups {
-                error = error.or(check_group::<V, G>(&t, ptr.add(head + k * G * BLOCK)));
-            }
-            for i in 0..rest {
-                error = error.or(t.check_at(rest_reg(i)));
-            }
-            return verdict(error.or(open_at_end(&t, ptr, len, true)));
-        }
+        return unsafe { check_busy::<V, G>(&t, ptr, len, head, groups, rest, &rest_reg) };
     }
     let mut busy = u64::MAX;
     let mut rest_any = zero;
@@ -464,22 +456,10 @@ unsafe fn validate_groups<V: Vector, const ALIGNED: bool>(input: &[u8]) -> Resul
         true
     };
     if ALIGNED && !first_ascii {
-        // A first block that is not ASCII says the text is busy: every group is checked
-        // in one pass, with no ASCII test and no branch of its own. Reading each group
-        // for its ASCII test and again to check it cost text that is not ASCII in every
-        // group 10-16 % (docs/PERFORMANCE.md, "Per call").
+        // A first block that is not ASCII says the text is busy: one pass ([`check_busy`]).
         // SAFETY: the first block, the groups and the rest's registers lie inside
         // `input`, each register 3 bytes in or more but the first block's first.
-        unsafe {
-            let mut error = check_start(&t, ptr, BLOCK / V::BYTES);
-            for k in 0..groups {
-                error = error.or(check_group::<V, G>(&t, ptr.add(head + k * G * BLOCK)));
-            }
-            for i in 0..rest {
-                error = error.or(t.check_at(rest_reg(i)));
-            }
-            return verdict(error.or(open_at_end(&t, ptr, len, true)));
-        }
+        return unsafe { check_busy::<V, G>(&t, ptr, len, head, groups, rest, &rest_reg) };
     }
     let mut busy = 0u64;
     for k in 0..groups {
@@ -561,6 +541,41 @@ unsafe fn validate_groups<V: Vector, const ALIGNED: bool>(input: &[u8]) -> Resul
         error = error.or(unsafe { open_at_end(&t, ptr, len, true) });
     }
     verdict(error)
+}
+
+/// One pass over an input whose first block is not ASCII ("busy"): the first block where
+/// it lies, every group of `G` blocks from `head`, the rest's `rest` registers
+/// (`rest_reg(i)`) and the end-of-input check, with no ASCII test and no branch but the
+/// loops'. [`validate_groups`] (AVX2) and [`validate_medium`] (AVX-512, below
+/// `MASKED_BELOW`) send such inputs here: reading each group for its ASCII test and again
+/// to check it cost text that is not ASCII in every group 10-16 % (docs/PERFORMANCE.md,
+/// "Per call").
+///
+/// # Safety
+/// The CPU supports `V`'s instruction set; `ptr` is valid for reads of `len` bytes, which
+/// hold the first block, the `groups` groups from `head` and the rest's registers, each
+/// register 3 bytes in or more but the first block's first.
+#[inline(always)]
+unsafe fn check_busy<V: Vector, const G: usize>(
+    t: &Tables<V>,
+    ptr: *const u8,
+    len: usize,
+    head: usize,
+    groups: usize,
+    rest: usize,
+    rest_reg: impl Fn(usize) -> *const u8,
+) -> Result<(), usize> {
+    // SAFETY: the caller's guarantee covers every register read.
+    unsafe {
+        let mut error = check_start(t, ptr, BLOCK / V::BYTES);
+        for k in 0..groups {
+            error = error.or(check_group::<V, G>(t, ptr.add(head + k * G * BLOCK)));
+        }
+        for i in 0..rest {
+            error = error.or(t.check_at(rest_reg(i)));
+        }
+        verdict(error.or(open_at_end(t, ptr, len, true)))
+    }
 }
 
 /// The error bits of the first `regs` registers of the input at `ptr`: the first with no
