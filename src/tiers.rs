@@ -93,7 +93,7 @@ pub const MEDIUM_BELOW: usize = 16 << 10;
 pub const MEDIUM_BELOW_512: usize = usize::MAX;
 
 /// Inputs of the medium path shorter than this (16 KiB: every one on the 128- and 256-bit
-/// backends) test up to `MEDIUM_ERROR_TEST` groups for ASCII before they branch on any of
+/// backends) test up to `MEDIUM_MASK_GROUPS` groups for ASCII before they branch on any of
 /// them; longer ones (AVX-512's) test each group as they reach it.
 pub const MASKED_BELOW: usize = 16 << 10;
 
@@ -128,7 +128,7 @@ pub const MEDIUM_GROUP_512: usize = 8;
 
 /// The medium path below `MASKED_BELOW` tests up to this many groups for ASCII before it
 /// branches on any, into a 64-bit mask (so at most 64).
-pub const MEDIUM_ERROR_TEST: usize = 64;
+pub const MEDIUM_MASK_GROUPS: usize = 64;
 
 /// From `MASKED_BELOW` on (AVX-512's whole files), the medium path tests its error
 /// accumulator after its first `MEDIUM_LONG_FIRST_TEST` groups, then every this many groups
@@ -205,7 +205,7 @@ const _: () = assert!(SHORT_BELOW >= 2 * BLOCK && SHORT_BELOW > (1 + MEDIUM_GROU
 const _: () = assert!(MEDIUM_BELOW >= SHORT_BELOW);
 const _: () = assert!(MEDIUM_GROUP >= 1 && MEDIUM_GROUP_512 >= 1);
 const _: () = assert!(MEDIUM_LONG_FIRST_TEST >= 1 && MEDIUM_LONG_ERROR_TEST >= 1);
-const _: () = assert!(MEDIUM_ERROR_TEST >= 1 && MEDIUM_ERROR_TEST <= 64);
+const _: () = assert!(MEDIUM_MASK_GROUPS >= 1 && MEDIUM_MASK_GROUPS <= 64);
 const _: () = assert!(RECORD_WINDOW.is_multiple_of(BLOCK) && RECORD_WINDOW >= BLOCK);
 const _: () = assert!(BUSY_BLOCKS <= LOOP_GROUP && BUSY_GROUPS >= 1 && DENSE_GROUPS >= 1);
 const _: () = assert!(REGISTER_128 <= REGISTER_256);

@@ -76,8 +76,8 @@
 use super::lookup::Tables;
 use crate::arch::generic::vector::Vector;
 use crate::tiers::{
-    ASCII_EXIT_BELOW, BLOCK, MASKED_BELOW, MEDIUM_ERROR_TEST, MEDIUM_GROUP, MEDIUM_GROUP_512,
-    MEDIUM_LONG_ERROR_TEST, MEDIUM_LONG_FIRST_TEST, REGISTER_512, SHORT_BELOW,
+    ASCII_EXIT_BELOW, BLOCK, MASKED_BELOW, MEDIUM_GROUP, MEDIUM_GROUP_512, MEDIUM_LONG_ERROR_TEST,
+    MEDIUM_LONG_FIRST_TEST, MEDIUM_MASK_GROUPS, REGISTER_512, SHORT_BELOW,
 };
 
 /// Validates `input`, shorter than `V::MEDIUM_BELOW` bytes, with vector type `V`: the hot
@@ -280,9 +280,9 @@ unsafe fn validate_short<V: Vector>(input: &[u8]) -> Result<(), usize> {
 unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(), usize> {
     const {
         // Below `MASKED_BELOW` every group's ASCII test fits in one mask of
-        // `MEDIUM_ERROR_TEST` bits.
-        assert!(MASKED_BELOW / (G * BLOCK) <= MEDIUM_ERROR_TEST);
-        assert!(MEDIUM_ERROR_TEST <= 64);
+        // `MEDIUM_MASK_GROUPS` bits.
+        assert!(MASKED_BELOW / (G * BLOCK) <= MEDIUM_MASK_GROUPS);
+        assert!(MEDIUM_MASK_GROUPS <= 64);
     }
     let len = input.len();
     let ptr = input.as_ptr();
@@ -323,9 +323,8 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
     if V::BYTES == REGISTER_512 && masked && !first_ascii {
         // (AVX-512) A first block that is not ASCII says the text is busy: one pass
         // ([`check_busy`]), as in `validate_groups`. The 128-bit backends keep their
-        // ASCII tests: a full
-        // check costs them four times the registers, and SSE4.2 lost 5 % on English HTML
-        // with this rule (docs/PERFORMANCE.md, "Per call").
+        // ASCII tests: a full check costs them four times the registers, and SSE4.2 lost
+        // 5 % on English HTML with this rule (docs/PERFORMANCE.md, "Per call").
         // SAFETY: the first block, the groups and the rest's registers lie inside
         // `input`, each register 3 bytes in or more but the first block's first.
         return unsafe { check_busy::<V, G>(&t, ptr, len, head, groups, rest, &rest_reg) };
@@ -423,10 +422,10 @@ unsafe fn validate_groups<V: Vector, const ALIGNED: bool>(input: &[u8]) -> Resul
     const G: usize = MEDIUM_GROUP;
     // With at least one group, the rest's registers counted from the end start 3 bytes
     // in or more (below), and every group's bit fits in `busy`, one mask of
-    // `MEDIUM_ERROR_TEST` bits (as in `validate_medium`).
+    // `MEDIUM_MASK_GROUPS` bits (as in `validate_medium`).
     const {
         assert!(SHORT_BELOW >= (1 + G) * BLOCK);
-        assert!(MASKED_BELOW / (G * BLOCK) <= MEDIUM_ERROR_TEST && MEDIUM_ERROR_TEST <= 64);
+        assert!(MASKED_BELOW / (G * BLOCK) <= MEDIUM_MASK_GROUPS && MEDIUM_MASK_GROUPS <= 64);
     };
     let len = input.len();
     let ptr = input.as_ptr();
