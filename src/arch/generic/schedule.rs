@@ -22,10 +22,11 @@
 //!               ([group: 4 aligned blocks from the first 64-byte boundary: ASCII test,
 //!               else checked])*  [the rest: as many registers as the longest rest needs,
 //!               clamped to end at the end: ASCII test, else checked] [end-of-input check]
-//! groups (AVX2, below 16 KiB): the same tests, all first; all ASCII: valid, done, only
-//!               below `ASCII_EXIT_BELOW`; then a branch per group on its own test; the
-//!               groups from byte 0 below `MEDIUM_UNALIGNED_BELOW` (no first block), else
-//!               as the aligned medium path; the rest in registers ending at the end
+//! groups (AVX2, below 16 KiB): first block not ASCII: everything checked in one pass;
+//!               else the same tests, all first; all ASCII: valid, done, only below
+//!               `ASCII_EXIT_BELOW`; then a branch per group on its own test; the groups
+//!               from byte 0 below `MEDIUM_UNALIGNED_BELOW`, else as the aligned medium
+//!               path; the rest in registers ending at the end
 //! main loop:    see super::main_loop
 //! ```
 //!
@@ -50,8 +51,8 @@
 //!   `ASCII_EXIT_BELOW` on, no branch on the whole input (on mixed text, whether a whole
 //!   message is ASCII is the coin); below `MEDIUM_UNALIGNED_BELOW` the groups start at the
 //!   first byte, fewer registers and instructions where the fixed cost of a call weighs
-//!   most; above it, a first block that is not ASCII sends the whole input through one pass
-//!   with no ASCII tests (busy text would read each group twice).
+//!   most; either way, a first block that is not ASCII sends the whole input through one
+//!   pass with no ASCII tests (busy text would read each group twice).
 //! - *Loaded predecessors*: the 3 bytes before a register are loaded from memory rather
 //!   than shifted in, where they lie inside the input ([`Tables::check_at`]).
 //! - *Long inputs* on the 128- and 256-bit backends go to the main loop
@@ -327,7 +328,20 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
         // 5 % on English HTML with this rule (docs/PERFORMANCE.md, "Per call").
         // SAFETY: the first block, the groups and the rest's registers lie inside
         // `input`, each register 3 bytes in or more but the first block's first.
-        return unsafe { check_busy::<V, G>(&t, ptr, len, head, groups, rest, &rest_reg) };
+        return unsafe {
+            check_busy::<V, G>(
+                &t,
+                ptr,
+                len,
+                Cover {
+                    start_blocks: 1,
+                    head,
+                    groups,
+                    rest,
+                },
+                &rest_reg,
+            )
+        };
     }
     let mut busy = u64::MAX;
     let mut rest_any = zero;
@@ -400,9 +414,11 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
 /// from the first 64-byte boundary, as in [`validate_medium`]; then the rest, in the
 /// registers that end at the end of the input.
 ///
-/// Where `ALIGNED` and the first block is not ASCII, every group and the rest are checked
-/// in one pass, with no ASCII test. Otherwise every ASCII test comes first, with no
-/// branch: the first block's (where `ALIGNED`), one bit per group into `busy`, the rest's.
+/// Where the first block is not ASCII, every group and the rest are checked in one pass,
+/// with no ASCII test (aligned or not: from the first byte too, busy text read each group
+/// twice, 10-12 % on Russian and Chinese at 0.5-1.5 KiB on a Zen 4, docs/PERFORMANCE.md,
+/// "A Zen 4"). Otherwise every ASCII test comes first, with no branch: the first block's
+/// (where `ALIGNED`), one bit per group into `busy`, the rest's.
 /// Then, from `ASCII_EXIT_BELOW` bytes on, **no branch on the whole input**: whether a
 /// message of mixed text is all ASCII is a coin
 /// the predictor cannot call (half of English HTML's 2 KiB messages are), and each wrong
@@ -448,17 +464,31 @@ unsafe fn validate_groups<V: Vector, const ALIGNED: bool>(input: &[u8]) -> Resul
         // SAFETY: the register lies inside `input`, 3 bytes in or more.
         unsafe { ptr.add(len - (rest - i) * V::BYTES) }
     };
-    let first_ascii = if ALIGNED {
-        // SAFETY: BLOCK < len.
-        unsafe { all_ascii::<V>(ptr, 1) }
-    } else {
-        true
-    };
-    if ALIGNED && !first_ascii {
-        // A first block that is not ASCII says the text is busy: one pass ([`check_busy`]).
-        // SAFETY: the first block, the groups and the rest's registers lie inside
-        // `input`, each register 3 bytes in or more but the first block's first.
-        return unsafe { check_busy::<V, G>(&t, ptr, len, head, groups, rest, &rest_reg) };
+    // SAFETY: BLOCK < len.
+    let first_block_ascii = unsafe { all_ascii::<V>(ptr, 1) };
+    let first_ascii = !ALIGNED || first_block_ascii;
+    if !first_block_ascii {
+        // A first block that is not ASCII says the text is busy: one pass ([`check_busy`]):
+        // the first block and the groups from `head`, or (from the first byte) the first
+        // group as the start and the others after it.
+        let cover = if ALIGNED {
+            Cover {
+                start_blocks: 1,
+                head,
+                groups,
+                rest,
+            }
+        } else {
+            Cover {
+                start_blocks: G,
+                head: G * BLOCK,
+                groups: groups - 1,
+                rest,
+            }
+        };
+        // SAFETY: the start, the groups and the rest's registers lie inside `input`, each
+        // register 3 bytes in or more but the start's first (1 <= groups).
+        return unsafe { check_busy::<V, G>(&t, ptr, len, cover, &rest_reg) };
     }
     let mut busy = 0u64;
     for k in 0..groups {
@@ -542,9 +572,17 @@ unsafe fn validate_groups<V: Vector, const ALIGNED: bool>(input: &[u8]) -> Resul
     verdict(error)
 }
 
-/// One pass over an input whose first block is not ASCII ("busy"): the first block where
-/// it lies, every group of `G` blocks from `head`, the rest's `rest` registers
-/// (`rest_reg(i)`) and the end-of-input check, with no ASCII test and no branch but the
+/// Where [`check_busy`] reads an input: its first `start_blocks` blocks from the first
+/// byte, `groups` groups of `G` blocks from `head`, and `rest` registers (`rest_reg(i)`).
+struct Cover {
+    start_blocks: usize,
+    head: usize,
+    groups: usize,
+    rest: usize,
+}
+
+/// One pass over an input whose first block is not ASCII ("busy"): every register of its
+/// [`Cover`] (the first with no bytes before it) and the end-of-input check, with no ASCII test and no branch but the
 /// loops'. [`validate_groups`] (AVX2) and [`validate_medium`] (AVX-512, below
 /// `MASKED_BELOW`) send such inputs here: reading each group for its ASCII test and again
 /// to check it cost text that is not ASCII in every group 10-16 % (docs/PERFORMANCE.md,
@@ -552,21 +590,24 @@ unsafe fn validate_groups<V: Vector, const ALIGNED: bool>(input: &[u8]) -> Resul
 ///
 /// # Safety
 /// The CPU supports `V`'s instruction set; `ptr` is valid for reads of `len` bytes, which
-/// hold the first block, the `groups` groups from `head` and the rest's registers, each
-/// register 3 bytes in or more but the first block's first.
+/// hold every register of `cover`, each 3 bytes in or more but the first one's.
 #[inline(always)]
 unsafe fn check_busy<V: Vector, const G: usize>(
     t: &Tables<V>,
     ptr: *const u8,
     len: usize,
-    head: usize,
-    groups: usize,
-    rest: usize,
+    cover: Cover,
     rest_reg: impl Fn(usize) -> *const u8,
 ) -> Result<(), usize> {
+    let Cover {
+        start_blocks,
+        head,
+        groups,
+        rest,
+    } = cover;
     // SAFETY: the caller's guarantee covers every register read.
     unsafe {
-        let mut error = check_start(t, ptr, BLOCK / V::BYTES);
+        let mut error = check_start(t, ptr, start_blocks * BLOCK / V::BYTES);
         for k in 0..groups {
             error = error.or(check_group::<V, G>(t, ptr.add(head + k * G * BLOCK)));
         }
