@@ -582,11 +582,11 @@ struct Cover {
 }
 
 /// One pass over an input whose first block is not ASCII ("busy"): every register of its
-/// [`Cover`] (the first with no bytes before it) and the end-of-input check, with no ASCII test and no branch but the
-/// loops'. [`validate_groups`] (AVX2) and [`validate_medium`] (AVX-512, below
-/// `MASKED_BELOW`) send such inputs here: reading each group for its ASCII test and again
-/// to check it cost text that is not ASCII in every group 10-16 % (docs/PERFORMANCE.md,
-/// "Per call").
+/// [`Cover`] (the first with no bytes before it) and the end-of-input check, with no ASCII
+/// test and no branch but the loops'. [`validate_groups`] (AVX2) and [`validate_medium`]
+/// (AVX-512, below `MASKED_BELOW`) send such inputs here: reading each group for its ASCII
+/// test and again to check it cost text that is not ASCII in every group 10-16 %
+/// (docs/PERFORMANCE.md, "Per call").
 ///
 /// # Safety
 /// The CPU supports `V`'s instruction set; `ptr` is valid for reads of `len` bytes, which
