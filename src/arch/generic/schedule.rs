@@ -465,9 +465,7 @@ unsafe fn validate_groups<V: Vector, const ALIGNED: bool>(input: &[u8]) -> Resul
         unsafe { ptr.add(len - (rest - i) * V::BYTES) }
     };
     // SAFETY: BLOCK < len.
-    let first_block_ascii = unsafe { all_ascii::<V>(ptr, 1) };
-    let first_ascii = !ALIGNED || first_block_ascii;
-    if !first_block_ascii {
+    if !unsafe { all_ascii::<V>(ptr, 1) } {
         // A first block that is not ASCII says the text is busy: one pass ([`check_busy`]):
         // the first block and the groups from `head`, or (from the first byte) the first
         // group as the start and the others after it.
@@ -502,7 +500,7 @@ unsafe fn validate_groups<V: Vector, const ALIGNED: bool>(input: &[u8]) -> Resul
         rest_any = rest_any.or(unsafe { V::load_unaligned(rest_reg(i)) });
     }
     let rest_ascii = rest_any.is_ascii();
-    if len < ASCII_EXIT_BELOW && first_ascii && busy == 0 && rest_ascii {
+    if len < ASCII_EXIT_BELOW && busy == 0 && rest_ascii {
         return Ok(());
     }
     // Whether what starts at group `k` is ASCII (the rest's test where `k == groups`).
@@ -513,22 +511,18 @@ unsafe fn validate_groups<V: Vector, const ALIGNED: bool>(input: &[u8]) -> Resul
             rest_ascii
         }
     };
-    // The start of the input, whose first register has no bytes before it: the first block
-    // where `ALIGNED`, else the first group (which the steps below then leave out).
+    // The start of the input, whose first register has no bytes before it: where
+    // `ALIGNED`, the first block, ASCII (tested above); else the first group, checked here
+    // where it is not ASCII (and left out by the steps below).
     let first_group = usize::from(!ALIGNED);
-    let (start_ascii, start_blocks) = if ALIGNED {
-        (first_ascii, 1)
-    } else {
-        (busy & 1 == 0, G)
-    };
     let mut error = zero;
-    if !start_ascii {
-        // SAFETY: start_blocks * BLOCK <= len.
+    if !ALIGNED && busy & 1 != 0 {
+        // SAFETY: G * BLOCK <= len (1 <= groups).
         error = unsafe {
-            check_start(&t, ptr, start_blocks * BLOCK / V::BYTES).or(open_at_end(
+            check_start(&t, ptr, G * BLOCK / V::BYTES).or(open_at_end(
                 &t,
                 ptr,
-                start_blocks * BLOCK,
+                G * BLOCK,
                 ascii_from(first_group),
             ))
         };
