@@ -124,7 +124,8 @@ pub(crate) trait Vector: Copy {
         self
     }
 
-    /// Writes the bytes, in memory order, to `out[..BYTES]` (used by tests and debugging).
+    /// Writes the bytes, in memory order, to `out[..BYTES]` (the primitives' tests).
+    #[cfg(test)]
     fn store(self, out: &mut [u8]);
 
     /// Bitwise OR.
@@ -165,13 +166,22 @@ pub(crate) trait Vector: Copy {
         let _ = ptr;
     }
 
-    /// The index of the first byte that is not zero, if any. Only used on the cold path
-    /// that locates an error, so the portable version (store and scan) is good enough.
+    /// The index of the first byte from byte `from` on that is not zero, if any (the cold
+    /// path that locates an error: [`crate::arch::generic::schedule::locate`]). From
+    /// [`Vector::eq_mask`]: one compare into a bit mask and a count of its trailing ones.
+    /// (It was a store and a scan of the bytes, which stalled on the store and guessed a
+    /// branch per byte: docs/PERFORMANCE.md, "Exact errors".)
     #[inline(always)]
-    fn first_nonzero_byte(self) -> Option<usize> {
-        let mut bytes = [0u8; 64];
-        self.store(&mut bytes);
-        bytes[..Self::BYTES].iter().position(|&b| b != 0)
+    fn first_nonzero_byte(self, from: usize) -> Option<usize> {
+        debug_assert!(from < 64);
+        // SAFETY: a Vector exists only where its instruction set does.
+        let zeros = self.eq_mask(unsafe { Self::splat(0) }) | ((1u64 << from) - 1);
+        // Bits from BYTES up are zero in `zeros`, so they count as bytes that are not zero:
+        // `BYTES` trailing ones or more mean none.
+        match zeros.trailing_ones() as usize {
+            i if i < Self::BYTES => Some(i),
+            _ => None,
+        }
     }
 }
 

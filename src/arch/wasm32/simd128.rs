@@ -51,6 +51,7 @@ impl Vector for Simd128Vector {
         // SAFETY: `table` is 16 readable bytes.
         unsafe { Self::load_unaligned(table.as_ptr()) }
     }
+    #[cfg(test)]
     #[inline(always)]
     fn store(self, out: &mut [u8]) {
         assert!(out.len() >= 16);

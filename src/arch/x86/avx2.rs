@@ -94,6 +94,7 @@ impl Vector for Avx2Vector {
         // SAFETY: the caller guarantees AVX2; `table` is 16 readable bytes.
         Self(unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(table.as_ptr().cast())) })
     }
+    #[cfg(test)]
     #[inline(always)]
     fn store(self, out: &mut [u8]) {
         assert!(out.len() >= 32);

@@ -138,6 +138,7 @@ impl<const VBMI: bool> Vector for Avx512Vector<VBMI> {
         // SAFETY: an Avx512Vector exists only where AVX512F does.
         Self(unsafe { pin(self.0) })
     }
+    #[cfg(test)]
     #[inline(always)]
     fn store(self, out: &mut [u8]) {
         assert!(out.len() >= 64);
