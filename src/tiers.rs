@@ -26,7 +26,7 @@
 //!
 //! After a validator reports an error (`Err(from)`), the exact-error functions let the
 //! backend's vector `locate` narrow it down to a few bytes, unless fewer than
-//! `LOCATE_SCALAR_BELOW` (40) bytes follow `from` (every input shorter than that): the
+//! `LOCATE_SCALAR_BELOW` (44) bytes follow `from` (every input shorter than that): the
 //! scalar decoder then reads them from `from` alone.
 //!
 //! Without a vector backend (scalar fallback): `< FALLBACK_STD_BELOW` (16) bytes go to
@@ -148,7 +148,7 @@ pub const MEDIUM_LONG_FIRST_TEST: usize = 2;
 /// without the backend's vector `locate`, whose start-up (the call through the dispatch,
 /// its tables) costs more than reading that many bytes: on French text with one bad byte,
 /// 44 bytes and more cost less through `locate` (docs/PERFORMANCE.md, "Exact errors").
-pub const LOCATE_SCALAR_BELOW: usize = 40;
+pub const LOCATE_SCALAR_BELOW: usize = 44;
 
 /// The main loop tests its error accumulator after this many blocks (512 bytes): an error
 /// is found at most that far after it occurs.
