@@ -580,16 +580,20 @@ mod tests {
         &'a dyn Fn(&[u8], usize, u8, &mut Positions, &mut ErrorBits) -> (usize, u64),
     );
 
+    /// The table's rows this CPU runs, each with its place in the table, which the tests'
+    /// messages name: AVX-512's two rows share a backend name.
+    fn runnable_rows() -> impl Iterator<Item = (usize, &'static super::Entry)> {
+        super::BACKENDS
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| (e.detect)())
+    }
+
     /// Every scan this CPU runs: each runnable backend's, the portable one, the dispatched.
     fn scanners(f: impl Fn(Scanner<'_>)) {
         f(("portable", &super::portable::scan));
         f(("dispatched", &super::scan));
-        // Messages name the row's place in the table: AVX-512's two rows share a name.
-        for (row, e) in super::BACKENDS
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| (e.detect)())
-        {
+        for (row, e) in runnable_rows() {
             let name = std::format!("{} (row {row})", e.backend.name());
             // SAFETY: `detect` said this CPU runs the backend.
             f((&name, &|b, from, byte, p, w| unsafe {
@@ -690,12 +694,7 @@ mod tests {
         let mut lengths: Vec<usize> = (0..=2 * SHORT_BELOW + BLOCK).collect();
         lengths.extend(MASKED_BELOW - 2..=MASKED_BELOW + 2 * BLOCK);
         let mut checks = 0;
-        // Messages name the row's place in the table: AVX-512's two rows share a name.
-        for (row, e) in super::BACKENDS
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| (e.detect)())
-        {
+        for (row, e) in runnable_rows() {
             for t in &texts {
                 for start in [0, 1, 61] {
                     for &len in &lengths {
