@@ -173,7 +173,7 @@ pub(crate) trait Vector: Copy {
     /// branch per byte: docs/PERFORMANCE.md, "Exact errors".)
     #[inline(always)]
     fn first_nonzero_byte(self, from: usize) -> Option<usize> {
-        debug_assert!(from < 64);
+        debug_assert!(from < Self::BYTES);
         // SAFETY: a Vector exists only where its instruction set does.
         let zeros = self.eq_mask(unsafe { Self::splat(0) }) | ((1u64 << from) - 1);
         // Bits from BYTES up are zero in `zeros`, so they count as bytes that are not zero:
