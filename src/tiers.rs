@@ -35,11 +35,12 @@
 //! chosen backend (AVX2 where the CPU has it); [`crate::validate_and_count`] works in pieces
 //! of `COUNT_PIECE` (16 KiB).
 //!
-//! In the main loop, leading ASCII is skipped `ASCII_SKIP_BLOCKS` blocks, then one block,
-//! at a time before any table is loaded; after a group of `LOOP_GROUP` blocks that were all
-//! ASCII, ASCII is skipped `ASCII_SKIP_BLOCKS` blocks at a time again. From `DENSE_AFTER`
-//! (1 MiB) into the input on, runs of busy groups switch to groups without ASCII tests
-//! (`BUSY_BLOCKS`, `BUSY_GROUPS`, `DENSE_GROUPS`; see `arch::generic::schedule`).
+//! In the main loop, leading ASCII is skipped `ASCII_SKIP_BLOCKS` blocks (AVX2:
+//! `ASCII_SKIP_BLOCKS_256`), then one block, at a time before any table is loaded; after a
+//! group of `LOOP_GROUP` blocks that were all ASCII, ASCII is skipped as many blocks at a
+//! time again. From `DENSE_AFTER` (1 MiB) into the input on, runs of busy groups switch to
+//! groups without ASCII tests (`BUSY_BLOCKS`, `BUSY_GROUPS`, `DENSE_GROUPS`; see
+//! `arch::generic::schedule`).
 //!
 //! Why public but `#[doc(hidden)]`: the integration tests (`tests/boundary_sweep.rs`,
 //! `tests/guard_pages.rs`) derive the lengths they sweep from these constants, and
@@ -157,8 +158,19 @@ pub const LOOP_GROUP: usize = 8;
 /// Leading ASCII of a long input is skipped this many blocks at a time (one OR-reduction
 /// and one test), then one block at a time. The ASCII after a group of the main loop whose
 /// blocks were all ASCII is skipped this many blocks at a time too (without the one-block
-/// steps: the next group tests its blocks one by one).
+/// steps: the next group tests its blocks one by one). On the 128-bit backends; AVX2's is
+/// [`ASCII_SKIP_BLOCKS_256`].
 pub const ASCII_SKIP_BLOCKS: usize = 4;
+
+/// [`ASCII_SKIP_BLOCKS`] on AVX2: 128 bytes at a time. A unit that is not all ASCII sends
+/// the main loop back to a group whose blocks are tested one by one, so the smaller the
+/// unit the fewer ASCII blocks take that slower road; on AVX2 two blocks are four
+/// registers, and the test of a smaller unit costs little more. On a Zen 4, mostly-ASCII
+/// text (the English man pages) up to 1.16x faster, other text the same; SSE4.2, whose
+/// unit of two blocks is eight registers, was no faster and lost up to 6 % on ASCII text
+/// from the L2 cache (docs/PERFORMANCE.md, "The ASCII skip in units of 128 bytes on
+/// AVX2").
+pub const ASCII_SKIP_BLOCKS_256: usize = 2;
 
 /// The main loop's groups that test their blocks for ASCII (mostly-ASCII text, which runs
 /// at the speed of the cache it comes from) ask for the group this many bytes ahead
@@ -207,6 +219,7 @@ const _: () = assert!(MEDIUM_GROUP >= 1 && MEDIUM_GROUP_512 >= 1);
 const _: () = assert!(MEDIUM_LONG_FIRST_TEST >= 1 && MEDIUM_LONG_ERROR_TEST >= 1);
 const _: () = assert!(MEDIUM_MASK_GROUPS >= 1 && MEDIUM_MASK_GROUPS <= 64);
 const _: () = assert!(RECORD_WINDOW.is_multiple_of(BLOCK) && RECORD_WINDOW >= BLOCK);
+const _: () = assert!(ASCII_SKIP_BLOCKS >= 1 && ASCII_SKIP_BLOCKS_256 >= 1);
 const _: () = assert!(BUSY_BLOCKS <= LOOP_GROUP && BUSY_GROUPS >= 1 && DENSE_GROUPS >= 1);
 const _: () = assert!(REGISTER_128 <= REGISTER_256);
 const _: () = assert!(REGISTER_256 <= REGISTER_512 && REGISTER_512 <= BLOCK);

@@ -5,10 +5,10 @@
 //!
 //! ```text
 //! [first block where it lies: ASCII test, or a check with registers shifted]
-//! [from the first 64-byte boundary: ASCII skip, 4 blocks then 1 at a time,
+//! [from the first 64-byte boundary: ASCII skip, 4 blocks (AVX2: 2) then 1 at a time,
 //! or one block checked there, overlapping the first]
 //! ([group: 8 blocks of 64 bytes, one error test] [ASCII skip, if the
-//! group was all ASCII: 4 blocks at a time])*  (from 1 MiB: the same, and
+//! group was all ASCII: 4 blocks (AVX2: 2) at a time])*  (from 1 MiB: the same, and
 //! dense runs after busy groups)*  [block, error test]*
 //! [last 64 bytes, overlapping the blocks before] [end-of-input check]
 //! ```
@@ -27,7 +27,7 @@
 //! - *Groups*: the error accumulator is tested once per group of `LOOP_GROUP` blocks; a
 //!   group tests each block for ASCII only if its first block, or a block of the group
 //!   before, was ASCII ([`State::group`]); after a group that was all ASCII, ASCII is
-//!   skipped `ASCII_SKIP_BLOCKS` blocks at a time ([`skip_ascii`]), and those groups and
+//!   skipped `V::ASCII_SKIP_BLOCKS` blocks at a time ([`skip_ascii`]), and those groups and
 //!   skips ask for the bytes `PREFETCH_AHEAD` ahead.
 //! - *Far into a long input* (from `DENSE_AFTER`): after `BUSY_GROUPS` busy groups in a
 //!   row, `DENSE_GROUPS` groups go without ASCII tests, where the branch predictor cannot
@@ -45,8 +45,7 @@ use super::lookup::Tables;
 use super::schedule::{aligned_head, all_ascii};
 use crate::arch::generic::vector::Vector;
 use crate::tiers::{
-    ASCII_SKIP_BLOCKS, BLOCK, BUSY_BLOCKS, BUSY_GROUPS, DENSE_AFTER, DENSE_GROUPS, LOOP_GROUP,
-    PREFETCH_AHEAD,
+    BLOCK, BUSY_BLOCKS, BUSY_GROUPS, DENSE_AFTER, DENSE_GROUPS, LOOP_GROUP, PREFETCH_AHEAD,
 };
 
 /// The running state between blocks.
@@ -316,7 +315,7 @@ fn prefetch_blocks<V: Vector>(ptr: *const u8, n: usize) {
     }
 }
 
-/// The end of the ASCII run from `pos`, as far as whole units of `ASCII_SKIP_BLOCKS` blocks
+/// The end of the ASCII run from `pos`, as far as whole units of `V::ASCII_SKIP_BLOCKS` blocks
 /// reach (each one OR-reduction and one test, with the bytes `PREFETCH_AHEAD` ahead asked
 /// for): the first unit that is not all ASCII, or that would end past `len`, starts at the
 /// returned offset.
@@ -325,13 +324,13 @@ fn prefetch_blocks<V: Vector>(ptr: *const u8, n: usize) {
 /// The CPU supports `V`'s instruction set; `ptr` is valid for reads of `len` bytes.
 #[inline(always)]
 unsafe fn skip_ascii<V: Vector>(ptr: *const u8, mut pos: usize, len: usize) -> usize {
-    while pos + ASCII_SKIP_BLOCKS * BLOCK <= len {
-        prefetch_blocks::<V>(ptr.wrapping_add(pos + PREFETCH_AHEAD), ASCII_SKIP_BLOCKS);
+    while pos + V::ASCII_SKIP_BLOCKS * BLOCK <= len {
+        prefetch_blocks::<V>(ptr.wrapping_add(pos + PREFETCH_AHEAD), V::ASCII_SKIP_BLOCKS);
         // SAFETY: the unit lies inside the `len` bytes at `ptr`.
-        if !unsafe { all_ascii::<V>(ptr.add(pos), ASCII_SKIP_BLOCKS) } {
+        if !unsafe { all_ascii::<V>(ptr.add(pos), V::ASCII_SKIP_BLOCKS) } {
             break;
         }
-        pos += ASCII_SKIP_BLOCKS * BLOCK;
+        pos += V::ASCII_SKIP_BLOCKS * BLOCK;
     }
     pos
 }
@@ -384,7 +383,7 @@ pub(crate) unsafe fn validate_long<V: Vector>(input: &[u8], at: usize) -> Result
 }
 
 /// Skips leading ASCII before any table is loaded: the first block where it lies, then
-/// from `head` (the first 64-byte boundary, [`aligned_head`]) `ASCII_SKIP_BLOCKS` blocks
+/// from `head` (the first 64-byte boundary, [`aligned_head`]) `V::ASCII_SKIP_BLOCKS` blocks
 /// and then one block at a time. `None`: the whole input is ASCII. Otherwise where checking
 /// starts: 0 when the first block is not ASCII, else the start of the first block from
 /// `head` on that is not ASCII (at least `head`).

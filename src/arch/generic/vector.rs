@@ -35,6 +35,9 @@ pub(crate) trait Vector: Copy {
     /// the schedule, longer ones its main loop (see `crate::tiers`).
     const MEDIUM_BELOW: usize = crate::tiers::MEDIUM_BELOW;
 
+    /// The main loop skips ASCII this many blocks at a time (see `crate::tiers`).
+    const ASCII_SKIP_BLOCKS: usize = crate::tiers::ASCII_SKIP_BLOCKS;
+
     /// Inputs shorter than this take the paths with no 64-byte aligned head: one register,
     /// the short path, and from `SHORT_BELOW` (AVX2 only) the medium path's groups from the
     /// first byte; longer ones the medium path from the first 64-byte boundary (see

@@ -55,6 +55,7 @@ impl Vector for Avx2Vector {
 
     const ALIGNED_FROM: usize = crate::tiers::MEDIUM_UNALIGNED_BELOW;
     const GROUP_BRANCHES: bool = true;
+    const ASCII_SKIP_BLOCKS: usize = crate::tiers::ASCII_SKIP_BLOCKS_256;
 
     #[inline(always)]
     unsafe fn load_unaligned(ptr: *const u8) -> Self {
