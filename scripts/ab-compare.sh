@@ -4,7 +4,8 @@
 # in one run removes most of a shared machine's drift, which moves the corpus benchmark's
 # ratios by 5-10 % from run to run (docs/PERFORMANCE.md, "What each optimisation bought").
 #
-# Usage: scripts/ab-compare.sh [--base REV] [--rounds N] [--aa] [--no-avx512] FILE...
+# Usage: scripts/ab-compare.sh [--base REV] [--rounds N] [--aa] [--no-avx512]
+#                              [--messages MIN:MAX:STEP] FILE...
 #   REV: the commit to compare with (default HEAD: uncommitted changes against the last
 #   commit). N: rounds (default 9); the figures are the medians of the rounds. --aa: "new"
 #   is a second copy of REV instead of the working tree: the ratios then show what the
@@ -13,7 +14,14 @@
 #   must be valid UTF-8. Two tables: batches (each round times the three validators on each
 #   file in turn, 3 ms each, after one call not timed), and text not seen before (each round
 #   walks all the files, one call per validator and file, each file read into the cache
-#   just before: docs/PERFORMANCE.md, "Text not seen before"). The validators' order
+#   just before: docs/PERFORMANCE.md, "Text not seen before"). --messages: per call instead
+#   of whole files: for every size from MIN to MAX bytes every STEP, each round cuts fresh
+#   messages of exactly that size from each FILE (at character boundaries, padded with
+#   spaces, each 8 bytes past a 64-byte boundary, as the per-call sweep places them) and
+#   times one call per message and side; it prints new/base per size and their geometric
+#   mean per file. Two sweep binaries run one after the other do not compare: the second
+#   of two copies of the same one read English HTML 0.87-0.93x the first's time
+#   (docs/PERFORMANCE.md, "A bias in two-binary sweep A/Bs"). The validators' order
 #   changes from round to round so that each runs first, and after each other, equally
 #   often: who ran just before moved a large file's figures by up to a third, whatever the
 #   code ("Who runs before whom").
@@ -32,17 +40,22 @@ base=HEAD
 rounds=9
 aa=0
 features=""
+messages=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --base) base=${2:?--base needs a commit}; shift 2 ;;
         --rounds) rounds=${2:?--rounds needs a number}; shift 2 ;;
         --aa) aa=1; shift ;;
         --no-avx512) features=', default-features = false, features = ["std"]'; shift ;;
+        --messages) messages=${2:?--messages needs MIN:MAX:STEP}; shift 2 ;;
         -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
         *) break ;;
     esac
 done
-[ $# -gt 0 ] || { echo "usage: scripts/ab-compare.sh [--base REV] [--rounds N] [--aa] [--no-avx512] FILE..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: scripts/ab-compare.sh [--base REV] [--rounds N] [--aa] [--no-avx512] [--messages MIN:MAX:STEP] FILE..." >&2; exit 2; }
+if [ -n "$messages" ] && ! [[ "$messages" =~ ^[0-9]+:[0-9]+:[0-9]+$ ]]; then
+    echo "ab-compare: --messages wants MIN:MAX:STEP, e.g. 64:4096:64" >&2; exit 2
+fi
 files=()
 for f in "$@"; do files+=("$(realpath "$f")"); done
 
@@ -126,9 +139,80 @@ fn report(title: &str, names: &[String], lens: &[usize], ns: &mut [Vec<Vec<f64>>
     println!("geometric mean new/base over {n} files: {:.3}", (logs.iter().sum::<f64>() / n).exp());
 }
 
+/// A message of exactly `size` bytes of valid text cut from `text` at a random character
+/// boundary (ending at one, padded with spaces), from the generator `next`.
+fn message(text: &[u8], size: usize, next: &mut impl FnMut() -> u64) -> Vec<u8> {
+    let boundary = |i: usize| i >= text.len() || text[i] & 0xC0 != 0x80;
+    let mut start = (next() % (text.len() - size) as u64) as usize;
+    while !boundary(start) {
+        start += 1;
+    }
+    let mut end = (start + size).min(text.len());
+    while !boundary(end) {
+        end -= 1;
+    }
+    let mut m = text[start..end].to_vec();
+    m.resize(size, b' ');
+    m
+}
+
+/// Per call: every size of `sizes`, fresh messages of each file in each round, one call per
+/// message and side; prints new/base per size and its geometric mean per file.
+fn per_call(sides: &[Side], rounds: usize, sizes: (usize, usize, usize), names: &[String], texts: &[&[u8]]) {
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let (min, max, step) = sizes;
+    for (f, text) in texts.iter().enumerate() {
+        assert!(text.len() > max + 4, "{} is shorter than the longest message", names[f]);
+        let mut line = Vec::new();
+        let mut logs = Vec::new();
+        let (mut worst, mut best) = ((0, 0.0f64), (0, f64::MAX));
+        for size in (min.max(1)..=max).step_by(step.max(1)) {
+            let count = ((256 << 10) / size).clamp(64, 4096);
+            let mut per = vec![Vec::new(); sides.len()];
+            for r in 0..rounds {
+                // Each message 8 bytes past a 64-byte boundary of the arena.
+                let stride = (size + 8).div_ceil(64) * 64 + 64;
+                let mut arena = vec![0u8; count * stride + 64];
+                let base = (64 - arena.as_ptr() as usize % 64) % 64 + 8;
+                for k in 0..count {
+                    let at = base + k * stride;
+                    arena[at..at + size].copy_from_slice(&message(text, size, &mut next));
+                }
+                for i in order::balanced_order(sides.len(), r) {
+                    let t = Instant::now();
+                    for k in 0..count {
+                        let at = base + k * stride;
+                        assert!(sides[i].1(black_box(&arena[at..at + size])), "a validator rejected valid text");
+                    }
+                    per[i].push(t.elapsed().as_nanos() as f64 / count as f64);
+                }
+            }
+            let m: Vec<f64> = per.iter_mut().map(|s| median(s)).collect();
+            let ratio = m[0] / m[1];
+            logs.push(ratio.ln());
+            if ratio > worst.1 { worst = (size, ratio); }
+            if ratio < best.1 { best = (size, ratio); }
+            line.push(format!("{size}:{ratio:.3}"));
+        }
+        let g = (logs.iter().sum::<f64>() / logs.len() as f64).exp();
+        println!("{:36} new/base time: geometric mean {g:.3}, most {:.3} at {} B, least {:.3} at {} B", names[f], worst.1, worst.0, best.1, best.0);
+        println!("    {}", line.join(" "));
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let rounds: usize = args[1].parse().expect("rounds");
+    let sizes: Option<(usize, usize, usize)> = (!args[2].is_empty()).then(|| {
+        let v: Vec<usize> = args[2].split(':').map(|x| x.parse().expect("MIN:MAX:STEP")).collect();
+        (v[0], v[1], v[2])
+    });
     let sides: [Side; 3] = [
         ("new", vutf8::is_valid),
         ("base", vutf8_base::is_valid),
@@ -137,7 +221,7 @@ fn main() {
     println!("backends: new {}, base {}", vutf8::Backend::selected(), vutf8_base::Backend::selected());
     let mut names = Vec::new();
     let mut bufs = Vec::new();
-    for path in &args[2..] {
+    for path in &args[3..] {
         let raw = std::fs::read(path).expect("read a file");
         // 8 bytes past a 64-byte boundary, as the corpus benchmark places its inputs.
         let mut buf = vec![0u8; raw.len() + 128];
@@ -148,6 +232,11 @@ fn main() {
     }
     let texts: Vec<&[u8]> = bufs.iter().map(|(buf, at, len)| &buf[*at..*at + *len]).collect();
     let lens: Vec<usize> = texts.iter().map(|b| b.len()).collect();
+    if let Some(sizes) = sizes {
+        println!("per call, time per call (> 1: new slower), medians of {rounds} rounds:");
+        per_call(&sides, rounds, sizes, &names, &texts);
+        return;
+    }
     let empty = || vec![vec![Vec::new(); sides.len()]; texts.len()];
     let (mut walk, mut batch) = (empty(), empty());
     for r in 0..rounds {
@@ -180,4 +269,4 @@ else
 fi
 grep -m1 'model name' /proc/cpuinfo >&2 || true
 RUSTFLAGS="${AB_RUSTFLAGS--C llvm-args=-align-loops=64}" \
-    cargo run -q --release --manifest-path "$out/harness/Cargo.toml" --target-dir "$out/target" -- "$rounds" "${files[@]}"
+    cargo run -q --release --manifest-path "$out/harness/Cargo.toml" --target-dir "$out/target" -- "$rounds" "$messages" "${files[@]}"

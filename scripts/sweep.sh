@@ -13,7 +13,10 @@
 # loop starting on a 64-byte boundary, a change to one function no longer moves the others,
 # and two builds differ only by what changed. SWEEP_RUSTFLAGS replaces the flags;
 # SWEEP_TARGET_DIR the folder (default target/aligned, so that the plain build's cache in
-# target/ is kept).
+# target/ is kept). To compare two builds, run them in alternating order (A B, B A, ...):
+# run always in the same order, the second of two copies of one binary read English HTML
+# 0.87-0.93x the first's time (docs/PERFORMANCE.md, "A bias in two-binary sweep A/Bs");
+# `scripts/ab-compare.sh --messages` compares two commits in one process instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 features=()
