@@ -19,9 +19,12 @@
 #   messages of exactly that size from each FILE (at character boundaries, padded with
 #   spaces, each 8 bytes past a 64-byte boundary, as the per-call sweep places them) and
 #   times one call per message and side; it prints new/base per size and their geometric
-#   mean per file. Two sweep binaries run one after the other do not compare: the second
-#   of two copies of the same one read English HTML 0.87-0.93x the first's time
-#   (docs/PERFORMANCE.md, "A bias in two-binary sweep A/Bs"). The validators' order
+#   mean per file. A first look: two versions taking turns in one process disturb each
+#   other's short calls (messages all ASCII read 5-19 % slower here, 1-3 % by the sweep:
+#   docs/PERFORMANCE.md, "AVX-512: a branch per group from 1 KiB"); confirm with two
+#   sweep builds run in alternating order (run always in the same order, the second of two
+#   copies of one sweep binary read English HTML 0.87-0.93x the first's time: "A bias in
+#   two-binary sweep A/Bs"). The validators' order
 #   changes from round to round so that each runs first, and after each other, equally
 #   often: who ran just before moved a large file's figures by up to a third, whatever the
 #   code ("Who runs before whom").

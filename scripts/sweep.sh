@@ -16,7 +16,7 @@
 # target/ is kept). To compare two builds, run them in alternating order (A B, B A, ...):
 # run always in the same order, the second of two copies of one binary read English HTML
 # 0.87-0.93x the first's time (docs/PERFORMANCE.md, "A bias in two-binary sweep A/Bs");
-# `scripts/ab-compare.sh --messages` compares two commits in one process instead.
+# `scripts/ab-compare.sh --messages` compares two commits in one process, as a first look.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 features=()

@@ -18,7 +18,7 @@
 //! | `len < REGISTER_512` (64)          | one register from one masked load, zeros after the input    | AVX-512         |
 //! | `len < SHORT_BELOW` (513; AVX-512: `(1 + MEDIUM_GROUP_512) * BLOCK`, 576) | the short path: straight through the registers, above one block an ASCII test of the first block and then of the others, no per-block tests | all vector ones |
 //! | `len < MEDIUM_UNALIGNED_BELOW` (1.5 KiB) | groups from the first byte: a first block that is not ASCII sends every group through one pass with no ASCII test; otherwise groups of `MEDIUM_GROUP` (4) blocks, one ASCII test each, all tested before the first branch; below `ASCII_EXIT_BELOW` (1 KiB) an input all ASCII is valid at once, from there on one branch per group and none on the whole input; the rest in registers ending at the end | AVX2 |
-//! | `len < MEDIUM_BELOW` (16 KiB; AVX-512: no limit, `MEDIUM_BELOW_512`) | the medium path from the first 64-byte boundary: the first block, then groups of `MEDIUM_GROUP` (4; AVX-512 below `MASKED_BELOW`: `MEDIUM_GROUP_512`, 8) blocks from the boundary, one ASCII test each (below `MASKED_BELOW`, 16 KiB, every group, the first block and the rest tested before the first branch: an input all ASCII is valid at once, except with AVX2, which branches on each group as above; with AVX2 and AVX-512, a first block that is not ASCII sends every group through one pass with no ASCII test), the rest in registers ending at the end, the error tested at the end (from `MASKED_BELOW`, after `MEDIUM_LONG_FIRST_TEST` groups, then every `MEDIUM_LONG_ERROR_TEST`, an error saying where the span that failed starts) | all vector ones |
+//! | `len < MEDIUM_BELOW` (16 KiB; AVX-512: no limit, `MEDIUM_BELOW_512`) | the medium path from the first 64-byte boundary: the first block, then groups of `MEDIUM_GROUP` (4; AVX-512 below `MASKED_BELOW`: `MEDIUM_GROUP_512`, 8) blocks from the boundary, one ASCII test each (below `MASKED_BELOW`, 16 KiB, every group, the first block and the rest tested before the first branch: an input all ASCII is valid at once, except with AVX2, which branches on each group as above, and with AVX-512 from `ASCII_EXIT_BELOW` to `GROUP_BRANCHES_BELOW_512` (8 KiB), which does the same; with AVX2 and AVX-512, a first block that is not ASCII sends every group through one pass with no ASCII test), the rest in registers ending at the end, the error tested at the end (from `MASKED_BELOW`, after `MEDIUM_LONG_FIRST_TEST` groups, then every `MEDIUM_LONG_ERROR_TEST`, an error saying where the span that failed starts) | all vector ones |
 //! | otherwise                          | the main loop: groups of `LOOP_GROUP` (8) blocks of `BLOCK` (64) bytes between error tests, then single blocks, then the last `BLOCK` bytes re-checked, overlapping | all but AVX-512 |
 //!
 //! The 128-bit backends are SSE4.2, NEON and simd128. Why each tier ends where it does is
@@ -112,6 +112,17 @@ pub const MEDIUM_UNALIGNED_BELOW: usize = 1536;
 /// with one branch; from this size on there is no such branch: on mixed text whether a
 /// whole message is ASCII is a coin (docs/PERFORMANCE.md, "Per call").
 pub const ASCII_EXIT_BELOW: usize = 1024;
+
+/// AVX-512 inputs of `ASCII_EXIT_BELOW` bytes up to this (8 KiB) take the medium path's
+/// groups with a branch each and no test of the whole input first, as AVX2's do
+/// (`arch::generic::schedule::validate_groups`, in groups of `MEDIUM_GROUP_512` blocks);
+/// shorter and longer ones test the whole input first. On a Zen 4, English HTML, whose
+/// messages of 1-8 KiB are all ASCII one time in two or less (a coin for that test), is
+/// 1.06-1.11x faster, messages all ASCII 1-3 % slower, other text up to 1.5 %; from 8 KiB
+/// on, where the English HTML gained 3-4 % and ASCII lost 3 %, and below 1 KiB, where it
+/// lost, the test of the whole input stays (docs/PERFORMANCE.md, "AVX-512: a branch per
+/// group from 1 KiB").
+pub const GROUP_BRANCHES_BELOW_512: usize = 8 << 10;
 
 /// The medium path's groups: this many blocks (256 bytes), one ASCII test each.
 pub const MEDIUM_GROUP: usize = 4;
@@ -216,6 +227,11 @@ pub const COUNT_PIECE: usize = 16 * 1024;
 const _: () = assert!(SHORT_BELOW >= 2 * BLOCK && SHORT_BELOW > (1 + MEDIUM_GROUP) * BLOCK);
 const _: () = assert!(MEDIUM_BELOW >= SHORT_BELOW);
 const _: () = assert!(MEDIUM_GROUP >= 1 && MEDIUM_GROUP_512 >= 1);
+const _: () = assert!(
+    ASCII_EXIT_BELOW >= (1 + MEDIUM_GROUP_512) * BLOCK
+        && ASCII_EXIT_BELOW <= GROUP_BRANCHES_BELOW_512
+        && GROUP_BRANCHES_BELOW_512 <= MASKED_BELOW
+);
 const _: () = assert!(MEDIUM_LONG_FIRST_TEST >= 1 && MEDIUM_LONG_ERROR_TEST >= 1);
 const _: () = assert!(MEDIUM_MASK_GROUPS >= 1 && MEDIUM_MASK_GROUPS <= 64);
 const _: () = assert!(RECORD_WINDOW.is_multiple_of(BLOCK) && RECORD_WINDOW >= BLOCK);

@@ -36,10 +36,10 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use common::Tier;
 use vutf8::tiers::{
-    ASCII_EXIT_BELOW, ASCII_SKIP_BLOCKS, ASCII_SKIP_BLOCKS_256, BLOCK, LOCATE_SCALAR_BELOW,
-    LOOP_GROUP, MASKED_BELOW, MEDIUM_BELOW, MEDIUM_GROUP, MEDIUM_GROUP_512, MEDIUM_LONG_ERROR_TEST,
-    MEDIUM_LONG_FIRST_TEST, MEDIUM_UNALIGNED_BELOW, REGISTER_128, REGISTER_256, REGISTER_512,
-    SHORT_BELOW, WORD_BELOW,
+    ASCII_EXIT_BELOW, ASCII_SKIP_BLOCKS, ASCII_SKIP_BLOCKS_256, BLOCK, GROUP_BRANCHES_BELOW_512,
+    LOCATE_SCALAR_BELOW, LOOP_GROUP, MASKED_BELOW, MEDIUM_BELOW, MEDIUM_GROUP, MEDIUM_GROUP_512,
+    MEDIUM_LONG_ERROR_TEST, MEDIUM_LONG_FIRST_TEST, MEDIUM_UNALIGNED_BELOW, REGISTER_128,
+    REGISTER_256, REGISTER_512, SHORT_BELOW, WORD_BELOW,
 };
 use vutf8::{Backend, ErrorKind, Utf8Error, Validator};
 
@@ -156,15 +156,18 @@ const MAX_SHORT: usize = {
 // AVX-512's medium path gains its second group within the lengths swept.
 const _: () = assert!(BLOCK + 2 * GROUP_512 + 3 < MAX_SHORT);
 
-/// The long inputs: the longest whose medium path tests its groups into a mask first
-/// (`MASKED_BELOW - 1`: the most groups in one mask), the main loop's shortest (on the 128-
-/// and 256-bit backends; the medium path on AVX-512), one byte more (a partial last block),
-/// and a length whose medium path (AVX-512) tests its error inside the loop, every
+/// The long inputs: the longest of AVX-512's groups with a branch each
+/// (`GROUP_BRANCHES_BELOW_512 - 1`: the most groups there), the longest whose medium path
+/// tests its groups into a mask first (`MASKED_BELOW - 1`: the most groups in one mask),
+/// the main loop's shortest (on the 128- and 256-bit backends; the medium path on
+/// AVX-512), one byte more (a partial last block), and a length whose medium path
+/// (AVX-512) tests its error inside the loop, every
 /// `MEDIUM_LONG_ERROR_TEST` groups, with a partial block after the groups. (The offsets
 /// of [`plan`] put errors in the first span, a middle one and the last, whose `from` the
 /// cold `locate` starts at.)
-fn long_lengths() -> [usize; 4] {
+fn long_lengths() -> [usize; 5] {
     [
+        GROUP_BRANCHES_BELOW_512 - 1,
         MASKED_BELOW - 1,
         MEDIUM_BELOW,
         MEDIUM_BELOW + 1,
@@ -660,6 +663,17 @@ fn every_tier_is_swept() {
             (BLOCK + 2 * GROUP_512..MAX_SHORT).contains(&len)
                 && (BLOCK + GROUP_512..BLOCK + 2 * GROUP_512).contains(&o)
         }),
+        (
+            "medium path, a branch per group (AVX-512), an error in a later group",
+            |len, o| {
+                (ASCII_EXIT_BELOW..GROUP_BRANCHES_BELOW_512).contains(&len)
+                    && (BLOCK + GROUP_512..len - GROUP_512).contains(&o)
+            },
+        ),
+        (
+            "medium path, a branch per group (AVX-512), its longest input, an error in the rest",
+            |len, o| len == GROUP_BRANCHES_BELOW_512 - 1 && o + BLOCK > len,
+        ),
         (
             "medium path, one more group than a byte shorter (AVX-512)",
             |len, _| len > SHORT_BELOW && (len - BLOCK).is_multiple_of(GROUP_512),

@@ -8,6 +8,7 @@
 //! 128-bit     word  | packed | short path                 | medium path, aligned      | main loop
 //! AVX2        word  | two 16-byte loads | short path      | groups, from byte 0 | aligned | main loop
 //! AVX-512     word  | one masked load -----------| short path (to 575) | medium path, aligned (every length)
+//!                                                      (1 KiB to 8 KiB: groups, 8 blocks each)
 //!
 //! word: inputs under `WORD_BELOW` never reach a backend (`crate::word`, from
 //! `crate::engine`); the paths here still take them correctly.
@@ -22,11 +23,13 @@
 //!               ([group: 4 aligned blocks from the first 64-byte boundary: ASCII test,
 //!               else checked])*  [the rest: as many registers as the longest rest needs,
 //!               clamped to end at the end: ASCII test, else checked] [end-of-input check]
-//! groups (AVX2, below 16 KiB): first block not ASCII: everything checked in one pass;
+//! groups (AVX2 below 16 KiB; AVX-512 from `ASCII_EXIT_BELOW` to 8 KiB, groups of 8
+//!               blocks): first block not ASCII: everything checked in one pass;
 //!               else the same tests, all first; all ASCII: valid, done, only below
 //!               `ASCII_EXIT_BELOW`; then a branch per group on its own test; the groups
-//!               from byte 0 below `MEDIUM_UNALIGNED_BELOW`, else as the aligned medium
-//!               path; the rest in registers ending at the end
+//!               from byte 0 below `MEDIUM_UNALIGNED_BELOW` (AVX2), else as the aligned
+//!               medium path; the rest in registers ending at the end (AVX-512: from
+//!               where the groups end, the last clamped)
 //! main loop:    see super::main_loop
 //! ```
 //!
@@ -47,12 +50,13 @@
 //!   their branches is taken, so that a wrong guess is found as soon as it is made, and
 //!   an input that is all ASCII takes one branch and none of the rest; on AVX-512 there, a
 //!   first block that is not ASCII sends the whole input through one pass instead.
-//! - *A branch per group* on AVX2 (`Vector::GROUP_BRANCHES`, [`validate_groups`]): from
+//! - *A branch per group* on AVX2 (`Vector::GROUP_BRANCHES`, [`validate_groups`]), and on
+//!   AVX-512 from `ASCII_EXIT_BELOW` to `GROUP_BRANCHES_BELOW_512`: from
 //!   `ASCII_EXIT_BELOW` on, no branch on the whole input (on mixed text, whether a whole
-//!   message is ASCII is the coin); below `MEDIUM_UNALIGNED_BELOW` the groups start at the
-//!   first byte, fewer registers and instructions where the fixed cost of a call weighs
-//!   most; either way, a first block that is not ASCII sends the whole input through one
-//!   pass with no ASCII tests (busy text would read each group twice).
+//!   message is ASCII is the coin); below `MEDIUM_UNALIGNED_BELOW` (AVX2) the groups start
+//!   at the first byte, fewer registers and instructions where the fixed cost of a call
+//!   weighs most; either way, a first block that is not ASCII sends the whole input
+//!   through one pass with no ASCII tests (busy text would read each group twice).
 //! - *Loaded predecessors*: the 3 bytes before a register are loaded from memory rather
 //!   than shifted in, where they lie inside the input ([`Tables::check_at`]).
 //! - *Long inputs* on the 128- and 256-bit backends go to the main loop
@@ -77,8 +81,9 @@
 use super::lookup::Tables;
 use crate::arch::generic::vector::Vector;
 use crate::tiers::{
-    ASCII_EXIT_BELOW, BLOCK, MASKED_BELOW, MEDIUM_GROUP, MEDIUM_GROUP_512, MEDIUM_LONG_ERROR_TEST,
-    MEDIUM_LONG_FIRST_TEST, MEDIUM_MASK_GROUPS, REGISTER_512, SHORT_BELOW,
+    ASCII_EXIT_BELOW, BLOCK, GROUP_BRANCHES_BELOW_512, MASKED_BELOW, MEDIUM_GROUP,
+    MEDIUM_GROUP_512, MEDIUM_LONG_ERROR_TEST, MEDIUM_LONG_FIRST_TEST, MEDIUM_MASK_GROUPS,
+    REGISTER_512, SHORT_BELOW,
 };
 
 /// Validates `input`, shorter than `V::MEDIUM_BELOW` bytes, with vector type `V`: the hot
@@ -148,7 +153,7 @@ pub(crate) unsafe fn validate_unaligned<V: Vector>(input: &[u8]) -> Result<(), u
     // SAFETY: the caller guarantees the instruction set; the length as checked.
     unsafe {
         if V::GROUP_BRANCHES {
-            validate_groups::<V, false>(input)
+            validate_groups::<V, MEDIUM_GROUP, false>(input)
         } else {
             validate_aligned::<V>(input)
         }
@@ -158,9 +163,10 @@ pub(crate) unsafe fn validate_unaligned<V: Vector>(input: &[u8]) -> Result<(), u
 /// [`validate`] for inputs of `V::ALIGNED_FROM` bytes and more: the medium path from the
 /// first 64-byte boundary (in a function of its own on the backends with
 /// `Vector::PATHS_OUT_OF_LINE`): below `MASKED_BELOW`, [`validate_groups`] on the backends
-/// with `Vector::GROUP_BRANCHES`, else [`validate_medium`] in groups of `MEDIUM_GROUP_512`
-/// blocks with 512-bit registers (eight registers a group, as AVX2's groups of
-/// `MEDIUM_GROUP` blocks have; shorter than the first such group, the short path); from
+/// with `Vector::GROUP_BRANCHES`, else groups of `MEDIUM_GROUP_512` blocks with 512-bit
+/// registers (eight registers a group, as AVX2's groups of `MEDIUM_GROUP` blocks have;
+/// shorter than the first such group, the short path): [`validate_groups`] from
+/// `ASCII_EXIT_BELOW` to `GROUP_BRANCHES_BELOW_512`, [`validate_medium`] otherwise; from
 /// `MASKED_BELOW` on, `validate_medium` in groups of `MEDIUM_GROUP` blocks (AVX-512's whole
 /// files: see `crate::tiers::MEDIUM_GROUP_512`).
 ///
@@ -173,9 +179,13 @@ pub(crate) unsafe fn validate_aligned<V: Vector>(input: &[u8]) -> Result<(), usi
     // V::ALIGNED_FROM).
     unsafe {
         if V::GROUP_BRANCHES && input.len() < MASKED_BELOW {
-            validate_groups::<V, true>(input)
+            validate_groups::<V, MEDIUM_GROUP, true>(input)
         } else if V::BYTES == REGISTER_512 && input.len() < (1 + MEDIUM_GROUP_512) * BLOCK {
             validate_short::<V>(input)
+        } else if V::BYTES == REGISTER_512
+            && (ASCII_EXIT_BELOW..GROUP_BRANCHES_BELOW_512).contains(&input.len())
+        {
+            validate_groups::<V, MEDIUM_GROUP_512, true>(input)
         } else if V::BYTES == REGISTER_512 && input.len() < MASKED_BELOW {
             validate_medium::<V, MEDIUM_GROUP_512>(input)
         } else {
@@ -409,10 +419,16 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
 }
 
 /// Inputs of `SHORT_BELOW` to `MASKED_BELOW - 1` bytes on the backends with
-/// `Vector::GROUP_BRANCHES` (AVX2), in groups of `MEDIUM_GROUP` blocks: from the first
-/// byte below `Vector::ALIGNED_FROM` (`ALIGNED` false), else a first block and the groups
-/// from the first 64-byte boundary, as in [`validate_medium`]; then the rest, in the
-/// registers that end at the end of the input.
+/// `Vector::GROUP_BRANCHES` (AVX2), in groups of `G` = `MEDIUM_GROUP` blocks, and AVX-512's
+/// of `ASCII_EXIT_BELOW` to `GROUP_BRANCHES_BELOW_512 - 1` bytes, in groups of `G` =
+/// `MEDIUM_GROUP_512`: from the first byte below `Vector::ALIGNED_FROM` (`ALIGNED` false;
+/// AVX2 only); else a first block and the groups from the first 64-byte boundary, as in
+/// [`validate_medium`]. Then the rest: in the registers that end at the end of the
+/// input, except AVX-512's from the first 64-byte boundary, in registers from where the
+/// groups end, the last clamped to end at the end (counted from the end, each of its
+/// 64-byte loads straddled a cache line, and messages all ASCII lost 3-10 %; AVX2's
+/// 32-byte loads measured the same either way: docs/PERFORMANCE.md, "AVX-512: a branch
+/// per group from 1 KiB").
 ///
 /// Where the first block is not ASCII, every group and the rest are checked in one pass,
 /// with no ASCII test (aligned or not: from the first byte too, busy text read each group
@@ -431,21 +447,22 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
 /// all ASCII, even of mixed text) an input that is all ASCII is valid at once.
 ///
 /// # Safety
-/// As for [`validate`]; `SHORT_BELOW <= input.len() < MASKED_BELOW`; where not
-/// `ALIGNED`, `input.len() < V::ALIGNED_FROM`.
+/// As for [`validate`]; `SHORT_BELOW <= input.len() < MASKED_BELOW` and
+/// `(1 + G) * BLOCK <= input.len()`; where not `ALIGNED`, `input.len() < V::ALIGNED_FROM`.
 #[inline(always)]
-unsafe fn validate_groups<V: Vector, const ALIGNED: bool>(input: &[u8]) -> Result<(), usize> {
-    const G: usize = MEDIUM_GROUP;
-    // With at least one group, the rest's registers counted from the end start 3 bytes
-    // in or more (below), and every group's bit fits in `busy`, one mask of
-    // `MEDIUM_MASK_GROUPS` bits (as in `validate_medium`).
+unsafe fn validate_groups<V: Vector, const G: usize, const ALIGNED: bool>(
+    input: &[u8],
+) -> Result<(), usize> {
+    // With at least one group (from the first byte: every input of the path has one), the
+    // rest's registers start 3 bytes in or more (below), and every group's bit fits in
+    // `busy`, one mask of `MEDIUM_MASK_GROUPS` bits (as in `validate_medium`).
     const {
-        assert!(SHORT_BELOW >= (1 + G) * BLOCK);
+        assert!(ALIGNED || SHORT_BELOW >= (1 + G) * BLOCK);
         assert!(MASKED_BELOW / (G * BLOCK) <= MEDIUM_MASK_GROUPS && MEDIUM_MASK_GROUPS <= 64);
     };
     let len = input.len();
     let ptr = input.as_ptr();
-    debug_assert!((SHORT_BELOW..MASKED_BELOW).contains(&len));
+    debug_assert!((SHORT_BELOW..MASKED_BELOW).contains(&len) && (1 + G) * BLOCK <= len);
     debug_assert!(ALIGNED || len < V::ALIGNED_FROM);
     // SAFETY: the caller guarantees the instruction set; len > BLOCK >= V::BYTES.
     let (t, zero) = unsafe { (Tables::<V>::new(), V::splat(0)) };
@@ -458,11 +475,20 @@ unsafe fn validate_groups<V: Vector, const ALIGNED: bool>(input: &[u8]) -> Resul
     };
     let groups = (len - if ALIGNED { BLOCK } else { 0 }) / (G * BLOCK);
     let rest = (len - min_head - groups * G * BLOCK).div_ceil(V::BYTES);
-    // The rest's registers end at the end, the first `rest * V::BYTES` bytes before it, at
-    // or before where the groups end and at least 3 bytes in (`1 <= groups`).
+    // The rest's registers: with registers of a whole block (AVX-512) where `ALIGNED`,
+    // from where the groups end (3 bytes in or more), the last ones clamped to end at the
+    // end; else ending at the end, the first `rest * V::BYTES` bytes before it, at or
+    // before where the groups end and at least 3 bytes in (`1 <= groups`). Either way they
+    // cover the bytes after the groups.
     let rest_reg = |i: usize| {
         // SAFETY: the register lies inside `input`, 3 bytes in or more.
-        unsafe { ptr.add(len - (rest - i) * V::BYTES) }
+        unsafe {
+            if ALIGNED && V::BYTES == BLOCK {
+                ptr.add((head + groups * G * BLOCK + i * V::BYTES).min(len - V::BYTES))
+            } else {
+                ptr.add(len - (rest - i) * V::BYTES)
+            }
+        }
     };
     // SAFETY: BLOCK < len.
     if !unsafe { all_ascii::<V>(ptr, 1) } {

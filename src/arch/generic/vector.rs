@@ -63,7 +63,9 @@ pub(crate) trait Vector: Copy {
     /// (`schedule::validate_groups`); else the whole input's ASCII test comes first
     /// (`schedule::validate_medium`). Measured per backend: on AVX2 it made messages of
     /// mixed text 8-10 % faster, on AVX-512 it made those of ASCII text 10 % slower
-    /// (docs/PERFORMANCE.md, "Per call"). `false` by default.
+    /// (docs/PERFORMANCE.md, "Per call"). `false` by default. (AVX-512 takes the same
+    /// groups, with its aligned rest, from `ASCII_EXIT_BELOW` to
+    /// `tiers::GROUP_BRANCHES_BELOW_512` only.)
     const GROUP_BRANCHES: bool = false;
 
     /// The bytes of `input`, shorter than one register, in a register with zeros after them
