@@ -476,15 +476,16 @@ unsafe fn validate_groups<V: Vector, const G: usize, const ALIGNED: bool>(
     let groups = (len - if ALIGNED { BLOCK } else { 0 }) / (G * BLOCK);
     let rest = (len - min_head - groups * G * BLOCK).div_ceil(V::BYTES);
     // The rest's registers: with registers of a whole block (AVX-512) where `ALIGNED`,
-    // from where the groups end (3 bytes in or more), the last ones clamped to end at the
-    // end; else ending at the end, the first `rest * V::BYTES` bytes before it, at or
-    // before where the groups end and at least 3 bytes in (`1 <= groups`). Either way they
-    // cover the bytes after the groups.
+    // from where the groups end (`rest_at`, 3 bytes in or more), the last ones clamped to
+    // end at the end, as in `validate_medium`; else ending at the end, the first
+    // `rest * V::BYTES` bytes before it, at or before where the groups end and at least 3
+    // bytes in (`1 <= groups`). Either way they cover the bytes after the groups.
+    let rest_at = head + groups * G * BLOCK;
     let rest_reg = |i: usize| {
         // SAFETY: the register lies inside `input`, 3 bytes in or more.
         unsafe {
             if ALIGNED && V::BYTES == BLOCK {
-                ptr.add((head + groups * G * BLOCK + i * V::BYTES).min(len - V::BYTES))
+                ptr.add((rest_at + i * V::BYTES).min(len - V::BYTES))
             } else {
                 ptr.add(len - (rest - i) * V::BYTES)
             }
