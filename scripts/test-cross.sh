@@ -20,9 +20,10 @@
 #     README's test command (`cargo test --all-features`: the workspace's default members,
 #     not vutf8-datafusion; rustup's toolchain; not run), names prefixed by binary. Target directory: target/cross-host, or
 #     $VUTF8_HOST_TARGET_DIR (CI sets it to `target`, where that command already ran).
-#  3. Builds the same test binaries for the target (Debian's rustc, target/cross-<target>),
-#     lists their tests under the runner, and fails unless the list equals the host's list
-#     minus the exclusions declared below (printed with their reasons).
+#  3. Builds the same test binaries for the target (Debian's rustc, target/cross-aarch64 or
+#     target/cross-wasm32), lists their tests under the runner, and fails unless the list
+#     equals the host's list minus the exclusions declared below (printed with their
+#     reasons).
 #  4. Runs every binary under the runner with VUTF8_EXHAUSTIVE=reduced (see
 #     tests/exhaustive.rs), prints each binary's result and time, and fails if a test
 #     fails, if a binary does not report, or if the number of tests that passed differs
@@ -138,7 +139,7 @@ unset RUSTFLAGS CARGO_ENCODED_RUSTFLAGS RUSTC_WRAPPER RUSTC_WORKSPACE_WRAPPER RU
 export CARGO_TERM_COLOR=never
 # No debug info: builds and links faster (backtraces still name functions).
 target_env=(RUSTC="$debian_rustc" RUSTDOC=/usr/bin/rustdoc CARGO_PROFILE_TEST_DEBUG=false
-    CARGO_TARGET_DIR="$root/target/cross-$kind")
+    CARGO_TARGET_DIR="$root/target/cross-${kind%-*}") # (the wasm32 variants share one)
 build_flags=(-p vutf8 "${features[@]}" --lib --tests --target "$triple")
 case "$kind" in
     aarch64)
@@ -169,10 +170,9 @@ case "$kind" in
         [ -x "$lld" ] || die "rustup's rust-lld not found at $lld"
         [ -f /usr/lib/rustlib/src/rust/library/Cargo.lock ] || die "rust-web-src is missing"
         [ -f /usr/lib/wasm32-wasi/crt1-command.o ] || die "wasi-libc is missing"
-        if [ "$kind" = wasm32-simd128 ]; then simd=+simd128 vector=simd128; else simd=-simd128 vector=; fi
         # Panics unwind (WebAssembly exception handling, which Node.js runs), as on the
         # host: a failing test is reported like there, and catch_unwind works.
-        flags="-C target-feature=$simd,+exception-handling -C panic=unwind"
+        flags="-C target-feature=+exception-handling -C panic=unwind"
         flags+=" -C linker=$lld -C link-self-contained=no"
         flags+=" -L /usr/lib/wasm32-wasi -C link-arg=/usr/lib/wasm32-wasi/crt1-command.o"
         flags+=" -C link-arg=--allow-undefined"
@@ -182,6 +182,20 @@ case "$kind" in
         # dependencies at opt-level 1, vutf8 itself at the test profile's 3: the build was
         # most of this target's time.
         build_flags+=(--config 'profile.test.package."*".opt-level=1')
+        # The two variants share one target directory: the standard library and the other
+        # dependencies are built once, with simd128. wasm32-scalar turns simd128 off for the
+        # vutf8 package alone (its library and test binaries), which is all that its
+        # `cfg(target_feature = "simd128")` reads. Both through the profile's `rustflags`
+        # (unstable, as -Zbuild-std is): cargo passes them before RUSTFLAGS, which would
+        # win. Built apart, the second variant took as long as the first (docs/CROSS.md).
+        build_flags+=(-Zprofile-rustflags
+            --config 'profile.test.rustflags=["-C", "target-feature=+simd128"]')
+        if [ "$kind" = wasm32-simd128 ]; then
+            vector=simd128
+        else
+            vector=
+            build_flags+=(--config 'profile.test.package.vutf8.rustflags=[]')
+        fi
         runner=(node --no-warnings "$root/scripts/wasi-runner.mjs")
         ;;
 esac

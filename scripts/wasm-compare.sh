@@ -41,19 +41,28 @@ lld="$(rustc --print sysroot)/lib/rustlib/x86_64-unknown-linux-gnu/bin/rust-lld"
 [ -x "$lld" ] || die "rustup's rust-lld not found at $lld"
 
 unset RUSTFLAGS CARGO_ENCODED_RUSTFLAGS RUSTC_WRAPPER RUSTC_WORKSPACE_WRAPPER
-# Builds the module with target feature $1 (+simd128 or -simd128) into
-# target/wasm-example-$2; prints its path.
+# Builds the module with simd128 in vutf8 and the module's own crate ($1 = simd128) or
+# without (scalar), in target/wasm-example, and copies it to
+# target/wasm-example/vutf8_wasm-$1.wasm; prints that path. The standard library (built from
+# source) has no simd128 in either, as rustup's prebuilt one has none: it is built once for
+# both (the feature is a profile's `rustflags` for the two crates, not RUSTFLAGS).
 build() {
-    local dir="$root/target/wasm-example-$2"
+    local dir="$root/target/wasm-example" features=()
+    [ "$1" = scalar ] \
+        || for package in vutf8 vutf8-wasm; do
+            features+=(--config "profile.release.package.$package.rustflags=[\"-C\", \"target-feature=+simd128\"]")
+        done
     env RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR="$dir" \
-        RUSTFLAGS="-C target-feature=$1 -C linker=$lld" \
+        RUSTFLAGS="-C linker=$lld" \
         cargo build -q --release --manifest-path examples/wasm/Cargo.toml \
-        --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort >&2 \
-        || die "build with $1"
-    echo "$dir/wasm32-unknown-unknown/release/vutf8_wasm.wasm"
+        --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort \
+        -Zprofile-rustflags "${features[@]}" >&2 \
+        || die "build of the $1 module"
+    cp "$dir/wasm32-unknown-unknown/release/vutf8_wasm.wasm" "$dir/vutf8_wasm-$1.wasm"
+    echo "$dir/vutf8_wasm-$1.wasm"
 }
-simd=$(build +simd128 simd128)
-scalar=$(build -simd128 scalar)
+simd=$(build simd128)
+scalar=$(build scalar)
 ls -l "$simd" "$scalar" | awk '{ print "wasm-compare: built " $NF " (" $5 " bytes)" }'
 
 if [ -n "$check_only" ]; then
