@@ -34,6 +34,7 @@ pub(crate) struct NeonVector(uint8x16_t);
 const _: () = assert!(core::mem::size_of::<NeonVector>() == <NeonVector as Vector>::BYTES);
 
 impl Vector for NeonVector {
+    type Narrow = Self;
     const BYTES: usize = crate::tiers::REGISTER_128;
 
     #[inline(always)]

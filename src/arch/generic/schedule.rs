@@ -6,7 +6,7 @@
 //! bytes       0     8     16          32          64      513 = SHORT_BELOW  1.5 KiB  16 KiB = MEDIUM_BELOW
 //!             |     |     |           |           |       |                  |        |
 //! 128-bit     word  | packed | short path                 | medium path, aligned      | main loop
-//! AVX2        word  | two 16-byte loads | short path      | groups, from byte 0 | aligned | main loop
+//! AVX2        word  | 128-bit | two 16-byte loads | short path | groups, from byte 0 | aligned | main loop
 //! AVX-512     word  | one masked load -----------| short path (to 575) | medium path, aligned (every length)
 //!                                                      (1 KiB to 8 KiB: groups, 8 blocks each)
 //!
@@ -114,8 +114,8 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
     }
 }
 
-/// [`validate`] for inputs shorter than `SHORT_BELOW`: one register or the short path. In
-/// a function of its own on the backends with `Vector::PATHS_OUT_OF_LINE`, so that the
+/// [`validate`] for inputs shorter than `SHORT_BELOW`: one register (of `V::Narrow` where
+/// the input is shorter than one of those) or the short path. In a function of its own on the backends with `Vector::PATHS_OUT_OF_LINE`, so that the
 /// medium path's code does not move it about (where the short path lay in the function
 /// that also held AVX2's groups from the first byte, a change to those made inputs of
 /// 8-64 bytes up to 1.2x slower or faster than others: docs/PERFORMANCE.md, "Per call").
@@ -125,10 +125,13 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
 #[inline(always)]
 pub(crate) unsafe fn validate_small<V: Vector>(input: &[u8]) -> Result<(), usize> {
     debug_assert!(input.len() < SHORT_BELOW);
-    // SAFETY: the caller guarantees the instruction set; the length as checked.
+    // SAFETY: the caller guarantees the instruction set, and with it `V::Narrow`'s (the
+    // contract of `Vector::Narrow`); the length as checked.
     unsafe {
         if input.len() >= V::BYTES {
             validate_short::<V>(input)
+        } else if V::Narrow::BYTES < V::BYTES && input.len() < V::Narrow::BYTES {
+            validate_partial::<V::Narrow>(input)
         } else {
             validate_partial::<V>(input)
         }

@@ -24,6 +24,18 @@ pub(crate) trait Vector: Copy {
     /// The number of bytes in one register.
     const BYTES: usize;
 
+    /// The vector type that checks inputs shorter than one of *its* registers, where that
+    /// is narrower than `Self` (`schedule::validate_small`); `Self` where none is. AVX2:
+    /// SSE4.2's 128-bit register for inputs of under 16 bytes, which one register of 16
+    /// bytes checks with fewer instructions and jumps than one of 32 (a cycle a call, and
+    /// no step from 15 to 16 bytes: docs/PERFORMANCE.md, "AVX2: inputs under 16 bytes in
+    /// a 128-bit register").
+    ///
+    /// Contract: every CPU that runs `Self`'s instruction set runs `Narrow`'s, and the
+    /// target features of `Self`'s functions imply `Narrow`'s (AVX2 implies SSE4.2), so
+    /// that holding a `Self` proves a `Narrow` may be made.
+    type Narrow: Vector;
+
     /// Loads `BYTES` bytes from `ptr`, which need not be aligned.
     ///
     /// # Safety
@@ -206,9 +218,7 @@ pub(crate) fn pack16(input: &[u8]) -> [u8; REGISTER_128] {
             w.copy_from_slice(&input[at..at + 8]);
             u64::from_le_bytes(w)
         };
-        let high = word(len - 8)
-            .checked_shr(8 * (REGISTER_128 - len) as u32)
-            .unwrap_or(0);
+        let high = word(len - 8) >> (8 * (REGISTER_128 - 1 - len)) >> 8;
         (word(0), high)
     } else {
         (crate::word::pack(input), 0)

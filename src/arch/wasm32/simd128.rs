@@ -34,6 +34,7 @@ pub(crate) struct Simd128Vector(v128);
 const _: () = assert!(core::mem::size_of::<Simd128Vector>() == <Simd128Vector as Vector>::BYTES);
 
 impl Vector for Simd128Vector {
+    type Narrow = Self;
     const BYTES: usize = crate::tiers::REGISTER_128;
 
     #[inline(always)]

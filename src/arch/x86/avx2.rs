@@ -50,6 +50,8 @@ static SLIDE: [u8; 32] = {
 const _: () = assert!(core::mem::size_of::<Avx2Vector>() == <Avx2Vector as Vector>::BYTES);
 
 impl Vector for Avx2Vector {
+    // Inputs under 16 bytes in one SSE4.2 register (AVX2 implies SSE4.2).
+    type Narrow = super::sse42::Sse42Vector;
     const BYTES: usize = crate::tiers::REGISTER_256;
     const PATHS_OUT_OF_LINE: bool = true;
 

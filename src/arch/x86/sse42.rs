@@ -21,6 +21,7 @@ pub(crate) struct Sse42Vector(__m128i);
 const _: () = assert!(core::mem::size_of::<Sse42Vector>() == <Sse42Vector as Vector>::BYTES);
 
 impl Vector for Sse42Vector {
+    type Narrow = Self;
     const BYTES: usize = crate::tiers::REGISTER_128;
     const PATHS_OUT_OF_LINE: bool = true;
 
