@@ -17,8 +17,8 @@
 //! | `len < REGISTER_256` (32)          | one register from two 16-byte loads, zeros after the input  | AVX2            |
 //! | `len < REGISTER_512` (64)          | one register from one masked load, zeros after the input    | AVX-512         |
 //! | `len < SHORT_BELOW` (513; AVX-512: `(1 + MEDIUM_GROUP_512) * BLOCK`, 576) | the short path: straight through the registers, above one block an ASCII test of the first block and then of the others, no per-block tests | all vector ones |
-//! | `len < MEDIUM_UNALIGNED_BELOW` (1.5 KiB) | groups from the first byte: a first block that is not ASCII sends every group through one pass with no ASCII test; otherwise groups of `MEDIUM_GROUP` (4) blocks, one ASCII test each, all tested before the first branch; below `ASCII_EXIT_BELOW` (1 KiB) an input all ASCII is valid at once, from there on one branch per group and none on the whole input; the rest in registers ending at the end | AVX2 |
-//! | `len < MEDIUM_BELOW` (16 KiB; AVX-512: no limit, `MEDIUM_BELOW_512`) | the medium path from the first 64-byte boundary: the first block, then groups of `MEDIUM_GROUP` (4; AVX-512 below `MASKED_BELOW`: `MEDIUM_GROUP_512`, 8) blocks from the boundary, one ASCII test each (below `MASKED_BELOW`, 16 KiB, every group, the first block and the rest tested before the first branch: an input all ASCII is valid at once, except with AVX2, which branches on each group as above, and with AVX-512 from `ASCII_EXIT_BELOW` to `GROUP_BRANCHES_BELOW_512` (8 KiB), which does the same; with AVX2 and AVX-512, a first block that is not ASCII sends every group through one pass with no ASCII test), the rest in registers ending at the end, the error tested at the end (from `MASKED_BELOW`, after `MEDIUM_LONG_FIRST_TEST` groups, then every `MEDIUM_LONG_ERROR_TEST`, an error saying where the span that failed starts) | all vector ones |
+//! | `len < MEDIUM_UNALIGNED_BELOW` (1.5 KiB) | groups from the first byte: a first block that is not ASCII sends every group through one pass with no ASCII test; otherwise groups of `MEDIUM_GROUP` (4) blocks, one ASCII test each, all tested before the first branch, then one branch per group and none on the whole input; the rest in registers ending at the end | AVX2 |
+//! | `len < MEDIUM_BELOW` (16 KiB; AVX-512: no limit, `MEDIUM_BELOW_512`) | the medium path from the first 64-byte boundary: the first block, then groups of `MEDIUM_GROUP` (4; AVX-512 below `MASKED_BELOW`: `MEDIUM_GROUP_512`, 8) blocks from the boundary, one ASCII test each (below `MASKED_BELOW`, 16 KiB, every group, the first block and the rest tested before the first branch: an input all ASCII is valid at once, except with AVX2, which branches on each group as above, and with AVX-512 from `GROUP_BRANCHES_FROM_512` (1 KiB) to `GROUP_BRANCHES_BELOW_512` (8 KiB), which does the same; with AVX2 and AVX-512, a first block that is not ASCII sends every group through one pass with no ASCII test), the rest in registers ending at the end, the error tested at the end (from `MASKED_BELOW`, after `MEDIUM_LONG_FIRST_TEST` groups, then every `MEDIUM_LONG_ERROR_TEST`, an error saying where the span that failed starts) | all vector ones |
 //! | otherwise                          | the main loop: groups of `LOOP_GROUP` (8) blocks of `BLOCK` (64) bytes between error tests, then single blocks, then the last `BLOCK` bytes re-checked, overlapping | all but AVX-512 |
 //!
 //! The 128-bit backends are SSE4.2, NEON and simd128. Why each tier ends where it does is
@@ -107,13 +107,14 @@ pub const MASKED_BELOW: usize = 16 << 10;
 /// at most `MASKED_BELOW`.
 pub const MEDIUM_UNALIGNED_BELOW: usize = 1536;
 
-/// On the backends whose medium path branches on each group (`Vector::GROUP_BRANCHES`:
-/// AVX2), an input shorter than this that is all ASCII is valid after its ASCII tests,
-/// with one branch; from this size on there is no such branch: on mixed text whether a
-/// whole message is ASCII is a coin (docs/PERFORMANCE.md, "Per call").
-pub const ASCII_EXIT_BELOW: usize = 1024;
+/// Where AVX-512's medium path starts to branch on each group with no test of the whole
+/// input first (up to `GROUP_BRANCHES_BELOW_512`, whose documentation says why), as AVX2's
+/// medium path does at every length; shorter inputs test the whole input first. (Until
+/// 2026-11-27 this was `ASCII_EXIT_BELOW`, below which AVX2's groups had that test too:
+/// docs/PERFORMANCE.md, "AVX2: no branch on the whole input below 1 KiB either".)
+pub const GROUP_BRANCHES_FROM_512: usize = 1024;
 
-/// AVX-512 inputs of `ASCII_EXIT_BELOW` bytes up to this (8 KiB) take the medium path's
+/// AVX-512 inputs of `GROUP_BRANCHES_FROM_512` bytes up to this (8 KiB) take the medium path's
 /// groups with a branch each and no test of the whole input first, as AVX2's do
 /// (`arch::generic::schedule::validate_groups`, in groups of `MEDIUM_GROUP_512` blocks);
 /// shorter and longer ones test the whole input first. On a Zen 4, English HTML, whose
@@ -228,8 +229,8 @@ const _: () = assert!(SHORT_BELOW >= 2 * BLOCK && SHORT_BELOW > (1 + MEDIUM_GROU
 const _: () = assert!(MEDIUM_BELOW >= SHORT_BELOW);
 const _: () = assert!(MEDIUM_GROUP >= 1 && MEDIUM_GROUP_512 >= 1);
 const _: () = assert!(
-    ASCII_EXIT_BELOW >= (1 + MEDIUM_GROUP_512) * BLOCK
-        && ASCII_EXIT_BELOW <= GROUP_BRANCHES_BELOW_512
+    GROUP_BRANCHES_FROM_512 >= (1 + MEDIUM_GROUP_512) * BLOCK
+        && GROUP_BRANCHES_FROM_512 <= GROUP_BRANCHES_BELOW_512
         && GROUP_BRANCHES_BELOW_512 <= MASKED_BELOW
 );
 const _: () = assert!(MEDIUM_LONG_FIRST_TEST >= 1 && MEDIUM_LONG_ERROR_TEST >= 1);

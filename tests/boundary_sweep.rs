@@ -36,10 +36,10 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use common::Tier;
 use vutf8::tiers::{
-    ASCII_EXIT_BELOW, ASCII_SKIP_BLOCKS, ASCII_SKIP_BLOCKS_256, BLOCK, GROUP_BRANCHES_BELOW_512,
-    LOCATE_SCALAR_BELOW, LOOP_GROUP, MASKED_BELOW, MEDIUM_BELOW, MEDIUM_GROUP, MEDIUM_GROUP_512,
-    MEDIUM_LONG_ERROR_TEST, MEDIUM_LONG_FIRST_TEST, MEDIUM_UNALIGNED_BELOW, REGISTER_128,
-    REGISTER_256, REGISTER_512, SHORT_BELOW, WORD_BELOW,
+    ASCII_SKIP_BLOCKS, ASCII_SKIP_BLOCKS_256, BLOCK, GROUP_BRANCHES_BELOW_512,
+    GROUP_BRANCHES_FROM_512, LOCATE_SCALAR_BELOW, LOOP_GROUP, MASKED_BELOW, MEDIUM_BELOW,
+    MEDIUM_GROUP, MEDIUM_GROUP_512, MEDIUM_LONG_ERROR_TEST, MEDIUM_LONG_FIRST_TEST,
+    MEDIUM_UNALIGNED_BELOW, REGISTER_128, REGISTER_256, REGISTER_512, SHORT_BELOW, WORD_BELOW,
 };
 use vutf8::{Backend, ErrorKind, Utf8Error, Validator};
 
@@ -183,9 +183,9 @@ fn max_len() -> usize {
 /// length), the medium path's first length and the lengths where its number of groups
 /// changes (which are also where the main loop of a long input reaches its first and
 /// second group), AVX-512's too, and AVX2's groups from the first byte (a group more at
-/// each multiple of a group; their last length) and the last length whose groups may end
-/// with the branch on the whole input (`ASCII_EXIT_BELOW`). Lengths within 3 bytes of
-/// each are swept.
+/// each multiple of a group; their last length) and where AVX-512's medium path starts to
+/// branch on each group (`GROUP_BRANCHES_FROM_512`). Lengths within 3 bytes of each are
+/// swept.
 fn edges() -> Vec<usize> {
     vec![
         3 * BLOCK,
@@ -202,14 +202,14 @@ fn edges() -> Vec<usize> {
         BLOCK + GROUP_512,
         BLOCK + 2 * GROUP_512,
         3 * GROUP,
-        ASCII_EXIT_BELOW,
+        GROUP_BRANCHES_FROM_512,
         MEDIUM_UNALIGNED_BELOW,
     ]
 }
 // AVX2's groups from the first byte end within the lengths swept, after two of their
 // group counts (`SHORT_BELOW` is past the first).
 const _: () = assert!(SHORT_BELOW < 3 * GROUP && MEDIUM_UNALIGNED_BELOW + 3 < MAX_SHORT);
-const _: () = assert!(SHORT_BELOW < ASCII_EXIT_BELOW && ASCII_EXIT_BELOW < MEDIUM_UNALIGNED_BELOW);
+const _: () = assert!(SHORT_BELOW < GROUP_BRANCHES_FROM_512);
 
 /// The lengths swept, each with the error offsets swept in it.
 type Plan = Vec<(usize, Vec<usize>)>;
@@ -634,7 +634,7 @@ fn every_tier_is_swept() {
             "groups from the first byte (AVX2), no branch on the whole input, error in a \
              later group",
             |len, o| {
-                (ASCII_EXIT_BELOW..MEDIUM_UNALIGNED_BELOW).contains(&len)
+                (SHORT_BELOW..MEDIUM_UNALIGNED_BELOW).contains(&len)
                     && (GROUP..len / GROUP * GROUP).contains(&o)
             },
         ),
@@ -642,7 +642,7 @@ fn every_tier_is_swept() {
             "groups from the first byte (AVX2), no branch on the whole input, error in the \
              rest",
             |len, o| {
-                (ASCII_EXIT_BELOW..MEDIUM_UNALIGNED_BELOW).contains(&len)
+                (SHORT_BELOW..MEDIUM_UNALIGNED_BELOW).contains(&len)
                     && len % GROUP != 0
                     && o >= len / GROUP * GROUP
             },
@@ -666,7 +666,7 @@ fn every_tier_is_swept() {
         (
             "medium path, a branch per group (AVX-512), an error in a later group",
             |len, o| {
-                (ASCII_EXIT_BELOW..GROUP_BRANCHES_BELOW_512).contains(&len)
+                (GROUP_BRANCHES_FROM_512..GROUP_BRANCHES_BELOW_512).contains(&len)
                     && (BLOCK + GROUP_512..len - GROUP_512).contains(&o)
             },
         ),

@@ -23,10 +23,10 @@
 //!               ([group: 4 aligned blocks from the first 64-byte boundary: ASCII test,
 //!               else checked])*  [the rest: as many registers as the longest rest needs,
 //!               clamped to end at the end: ASCII test, else checked] [end-of-input check]
-//! groups (AVX2 below 16 KiB; AVX-512 from `ASCII_EXIT_BELOW` to 8 KiB, groups of 8
-//!               blocks): first block not ASCII: everything checked in one pass;
-//!               else the same tests, all first; all ASCII: valid, done, only below
-//!               `ASCII_EXIT_BELOW`; then a branch per group on its own test; the groups
+//! groups (AVX2 below 16 KiB; AVX-512 from `GROUP_BRANCHES_FROM_512` to 8 KiB, groups of
+//!               8 blocks): first block not ASCII: everything checked in one pass;
+//!               else the same tests, all first, and no branch on the whole input;
+//!               then a branch per group on its own test; the groups
 //!               from byte 0 below `MEDIUM_UNALIGNED_BELOW` (AVX2), else as the aligned
 //!               medium path; the rest in registers ending at the end (AVX-512: from
 //!               where the groups end, the last clamped)
@@ -51,9 +51,8 @@
 //!   an input that is all ASCII takes one branch and none of the rest; on AVX-512 there, a
 //!   first block that is not ASCII sends the whole input through one pass instead.
 //! - *A branch per group* on AVX2 (`Vector::GROUP_BRANCHES`, [`validate_groups`]), and on
-//!   AVX-512 from `ASCII_EXIT_BELOW` to `GROUP_BRANCHES_BELOW_512`: from
-//!   `ASCII_EXIT_BELOW` on, no branch on the whole input (on mixed text, whether a whole
-//!   message is ASCII is the coin); below `MEDIUM_UNALIGNED_BELOW` (AVX2) the groups start
+//!   AVX-512 from `GROUP_BRANCHES_FROM_512` to `GROUP_BRANCHES_BELOW_512`: no branch on
+//!   the whole input (on mixed text, whether a whole message is ASCII is the coin); below `MEDIUM_UNALIGNED_BELOW` (AVX2) the groups start
 //!   at the first byte, fewer registers and instructions where the fixed cost of a call
 //!   weighs most; either way, a first block that is not ASCII sends the whole input
 //!   through one pass with no ASCII tests (busy text would read each group twice).
@@ -81,7 +80,7 @@
 use super::lookup::Tables;
 use crate::arch::generic::vector::Vector;
 use crate::tiers::{
-    ASCII_EXIT_BELOW, BLOCK, GROUP_BRANCHES_BELOW_512, MASKED_BELOW, MEDIUM_GROUP,
+    BLOCK, GROUP_BRANCHES_BELOW_512, GROUP_BRANCHES_FROM_512, MASKED_BELOW, MEDIUM_GROUP,
     MEDIUM_GROUP_512, MEDIUM_LONG_ERROR_TEST, MEDIUM_LONG_FIRST_TEST, MEDIUM_MASK_GROUPS,
     REGISTER_512, SHORT_BELOW,
 };
@@ -169,7 +168,7 @@ pub(crate) unsafe fn validate_unaligned<V: Vector>(input: &[u8]) -> Result<(), u
 /// with `Vector::GROUP_BRANCHES`, else groups of `MEDIUM_GROUP_512` blocks with 512-bit
 /// registers (eight registers a group, as AVX2's groups of `MEDIUM_GROUP` blocks have;
 /// shorter than the first such group, the short path): [`validate_groups`] from
-/// `ASCII_EXIT_BELOW` to `GROUP_BRANCHES_BELOW_512`, [`validate_medium`] otherwise; from
+/// `GROUP_BRANCHES_FROM_512` to `GROUP_BRANCHES_BELOW_512`, [`validate_medium`] otherwise; from
 /// `MASKED_BELOW` on, `validate_medium` in groups of `MEDIUM_GROUP` blocks (AVX-512's whole
 /// files: see `crate::tiers::MEDIUM_GROUP_512`).
 ///
@@ -186,7 +185,7 @@ pub(crate) unsafe fn validate_aligned<V: Vector>(input: &[u8]) -> Result<(), usi
         } else if V::BYTES == REGISTER_512 && input.len() < (1 + MEDIUM_GROUP_512) * BLOCK {
             validate_short::<V>(input)
         } else if V::BYTES == REGISTER_512
-            && (ASCII_EXIT_BELOW..GROUP_BRANCHES_BELOW_512).contains(&input.len())
+            && (GROUP_BRANCHES_FROM_512..GROUP_BRANCHES_BELOW_512).contains(&input.len())
         {
             validate_groups::<V, MEDIUM_GROUP_512, true>(input)
         } else if V::BYTES == REGISTER_512 && input.len() < MASKED_BELOW {
@@ -423,7 +422,7 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
 
 /// Inputs of `SHORT_BELOW` to `MASKED_BELOW - 1` bytes on the backends with
 /// `Vector::GROUP_BRANCHES` (AVX2), in groups of `G` = `MEDIUM_GROUP` blocks, and AVX-512's
-/// of `ASCII_EXIT_BELOW` to `GROUP_BRANCHES_BELOW_512 - 1` bytes, in groups of `G` =
+/// of `GROUP_BRANCHES_FROM_512` to `GROUP_BRANCHES_BELOW_512 - 1` bytes, in groups of `G` =
 /// `MEDIUM_GROUP_512`: from the first byte below `Vector::ALIGNED_FROM` (`ALIGNED` false;
 /// AVX2 only); else a first block and the groups from the first 64-byte boundary, as in
 /// [`validate_medium`]. Then the rest: in the registers that end at the end of the
@@ -438,16 +437,17 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
 /// twice, 10-12 % on Russian and Chinese at 0.5-1.5 KiB on a Zen 4, docs/PERFORMANCE.md,
 /// "A Zen 4"). Otherwise every ASCII test comes first, with no branch: the first block's
 /// (where `ALIGNED`), one bit per group into `busy`, the rest's.
-/// Then, from `ASCII_EXIT_BELOW` bytes on, **no branch on the whole input**: whether a
-/// message of mixed text is all ASCII is a coin
-/// the predictor cannot call (half of English HTML's 2 KiB messages are), and each wrong
-/// guess costs more than the branch saves (docs/PERFORMANCE.md, "Per call"). Instead each
+/// Then **no branch on the whole input**: whether a message of mixed text is all ASCII is
+/// a coin the predictor cannot call (half of English HTML's 2 KiB messages are, and two
+/// in three or more below 1 KiB), and each wrong guess costs more than the branch saves,
+/// even where most messages are all ASCII: a message that is not then pays for a wrong
+/// guess on its group too (docs/PERFORMANCE.md, "Per call" and "AVX2: no branch on the
+/// whole input below 1 KiB either"). Instead each
 /// group branches on its own bit, which on mostly-ASCII text is nearly always "ASCII";
 /// a group that is ASCII costs that test and nothing else, and a group that is not is
 /// checked, with the register at its end tested for a sequence left open where what
 /// follows it is ASCII ([`open_at_end`]). The bits are tested four to a step, so that an
-/// ASCII group costs one instruction. Below `ASCII_EXIT_BELOW` (most messages there are
-/// all ASCII, even of mixed text) an input that is all ASCII is valid at once.
+/// ASCII group costs one instruction.
 ///
 /// # Safety
 /// As for [`validate`]; `SHORT_BELOW <= input.len() < MASKED_BELOW` and
@@ -530,9 +530,6 @@ unsafe fn validate_groups<V: Vector, const G: usize, const ALIGNED: bool>(
         rest_any = rest_any.or(unsafe { V::load_unaligned(rest_reg(i)) });
     }
     let rest_ascii = rest_any.is_ascii();
-    if len < ASCII_EXIT_BELOW && busy == 0 && rest_ascii {
-        return Ok(());
-    }
     // Whether what starts at group `k` is ASCII (the rest's test where `k == groups`).
     let ascii_from = |k: usize| {
         if k < groups {
