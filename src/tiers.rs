@@ -114,8 +114,8 @@ pub const MEDIUM_UNALIGNED_BELOW: usize = 1536;
 /// docs/PERFORMANCE.md, "AVX2: no branch on the whole input below 1 KiB either".)
 pub const GROUP_BRANCHES_FROM_512: usize = 1024;
 
-/// AVX-512 inputs of `GROUP_BRANCHES_FROM_512` bytes up to this (8 KiB) take the medium path's
-/// groups with a branch each and no test of the whole input first, as AVX2's do
+/// AVX-512 inputs of `GROUP_BRANCHES_FROM_512` bytes up to this (8 KiB) take the medium
+/// path's groups with a branch each and no test of the whole input first, as AVX2's do
 /// (`arch::generic::schedule::validate_groups`, in groups of `MEDIUM_GROUP_512` blocks);
 /// shorter and longer ones test the whole input first. On a Zen 4, English HTML, whose
 /// messages of 1-8 KiB are all ASCII one time in two or less (a coin for that test), is

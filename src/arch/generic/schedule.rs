@@ -6,7 +6,7 @@
 //! bytes       0     8     16          32          64      513 = SHORT_BELOW  1.5 KiB  16 KiB = MEDIUM_BELOW
 //!             |     |     |           |           |       |                  |        |
 //! 128-bit     word  | packed | short path                 | medium path, aligned      | main loop
-//! AVX2        word  | 128-bit | two 16-byte loads | short path | groups, from byte 0 | aligned | main loop
+//! AVX2        word  | 128 | two 16 B  | short path        | groups, byte 0     | aligned | main loop
 //! AVX-512     word  | one masked load -----------| short path (to 575) | medium path, aligned (every length)
 //!                                                      (1 KiB to 8 KiB: groups, 8 blocks each)
 //!
@@ -52,10 +52,11 @@
 //!   first block that is not ASCII sends the whole input through one pass instead.
 //! - *A branch per group* on AVX2 (`Vector::GROUP_BRANCHES`, [`validate_groups`]), and on
 //!   AVX-512 from `GROUP_BRANCHES_FROM_512` to `GROUP_BRANCHES_BELOW_512`: no branch on
-//!   the whole input (on mixed text, whether a whole message is ASCII is the coin); below `MEDIUM_UNALIGNED_BELOW` (AVX2) the groups start
-//!   at the first byte, fewer registers and instructions where the fixed cost of a call
-//!   weighs most; either way, a first block that is not ASCII sends the whole input
-//!   through one pass with no ASCII tests (busy text would read each group twice).
+//!   the whole input (on mixed text, whether a whole message is ASCII is the coin); below
+//!   `MEDIUM_UNALIGNED_BELOW` (AVX2) the groups start at the first byte, fewer registers
+//!   and instructions where the fixed cost of a call weighs most; either way, a first block
+//!   that is not ASCII sends the whole input through one pass with no ASCII tests (busy
+//!   text would read each group twice).
 //! - *Loaded predecessors*: the 3 bytes before a register are loaded from memory rather
 //!   than shifted in, where they lie inside the input ([`Tables::check_at`]).
 //! - *Long inputs* on the 128- and 256-bit backends go to the main loop
@@ -114,8 +115,9 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
 }
 
 /// [`validate`] for inputs shorter than `SHORT_BELOW`: one register (of `V::Narrow` where
-/// the input is shorter than one of those) or the short path. In a function of its own on the backends with `Vector::PATHS_OUT_OF_LINE`, so that the
-/// medium path's code does not move it about (where the short path lay in the function
+/// the input is shorter than one of those) or the short path. In a function of its own on
+/// the backends with `Vector::PATHS_OUT_OF_LINE`, so that the medium path's code does not
+/// move it about (where the short path lay in the function
 /// that also held AVX2's groups from the first byte, a change to those made inputs of
 /// 8-64 bytes up to 1.2x slower or faster than others: docs/PERFORMANCE.md, "Per call").
 ///
@@ -168,9 +170,9 @@ pub(crate) unsafe fn validate_unaligned<V: Vector>(input: &[u8]) -> Result<(), u
 /// with `Vector::GROUP_BRANCHES`, else groups of `MEDIUM_GROUP_512` blocks with 512-bit
 /// registers (eight registers a group, as AVX2's groups of `MEDIUM_GROUP` blocks have;
 /// shorter than the first such group, the short path): [`validate_groups`] from
-/// `GROUP_BRANCHES_FROM_512` to `GROUP_BRANCHES_BELOW_512`, [`validate_medium`] otherwise; from
-/// `MASKED_BELOW` on, `validate_medium` in groups of `MEDIUM_GROUP` blocks (AVX-512's whole
-/// files: see `crate::tiers::MEDIUM_GROUP_512`).
+/// `GROUP_BRANCHES_FROM_512` to `GROUP_BRANCHES_BELOW_512`, [`validate_medium`] otherwise;
+/// from `MASKED_BELOW` on, `validate_medium` in groups of `MEDIUM_GROUP` blocks (AVX-512's
+/// whole files: see `crate::tiers::MEDIUM_GROUP_512`).
 ///
 /// # Safety
 /// As for [`validate`]; `V::ALIGNED_FROM <= input.len()`.
@@ -425,29 +427,28 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
 /// of `GROUP_BRANCHES_FROM_512` to `GROUP_BRANCHES_BELOW_512 - 1` bytes, in groups of `G` =
 /// `MEDIUM_GROUP_512`: from the first byte below `Vector::ALIGNED_FROM` (`ALIGNED` false;
 /// AVX2 only); else a first block and the groups from the first 64-byte boundary, as in
-/// [`validate_medium`]. Then the rest: in the registers that end at the end of the
-/// input, except AVX-512's from the first 64-byte boundary, in registers from where the
-/// groups end, the last clamped to end at the end (counted from the end, each of its
-/// 64-byte loads straddled a cache line, and messages all ASCII lost 3-10 %; AVX2's
-/// 32-byte loads measured the same either way: docs/PERFORMANCE.md, "AVX-512: a branch
-/// per group from 1 KiB").
+/// [`validate_medium`]. Then the rest: in the registers that end at the end of the input,
+/// except AVX-512's from the first 64-byte boundary, in registers from where the groups
+/// end, the last clamped to end at the end (counted from the end, each of its 64-byte loads
+/// straddled a cache line, and messages all ASCII lost 3-10 %; AVX2's 32-byte loads
+/// measured the same either way: docs/PERFORMANCE.md, "AVX-512: a branch per group from
+/// 1 KiB").
 ///
 /// Where the first block is not ASCII, every group and the rest are checked in one pass,
 /// with no ASCII test (aligned or not: from the first byte too, busy text read each group
 /// twice, 10-12 % on Russian and Chinese at 0.5-1.5 KiB on a Zen 4, docs/PERFORMANCE.md,
 /// "A Zen 4"). Otherwise every ASCII test comes first, with no branch: the first block's
 /// (where `ALIGNED`), one bit per group into `busy`, the rest's.
-/// Then **no branch on the whole input**: whether a message of mixed text is all ASCII is
-/// a coin the predictor cannot call (half of English HTML's 2 KiB messages are, and two
-/// in three or more below 1 KiB), and each wrong guess costs more than the branch saves,
-/// even where most messages are all ASCII: a message that is not then pays for a wrong
-/// guess on its group too (docs/PERFORMANCE.md, "Per call" and "AVX2: no branch on the
-/// whole input below 1 KiB either"). Instead each
-/// group branches on its own bit, which on mostly-ASCII text is nearly always "ASCII";
-/// a group that is ASCII costs that test and nothing else, and a group that is not is
-/// checked, with the register at its end tested for a sequence left open where what
-/// follows it is ASCII ([`open_at_end`]). The bits are tested four to a step, so that an
-/// ASCII group costs one instruction.
+/// Then **no branch on the whole input**: whether a message of mixed text is all ASCII is a
+/// coin the predictor cannot call (half of English HTML's 2 KiB messages are, and two in
+/// three or more below 1 KiB), and each wrong guess costs more than the branch saves, even
+/// where most messages are all ASCII: a message that is not then pays for a wrong guess on
+/// its group too (docs/PERFORMANCE.md, "Per call" and "AVX2: no branch on the whole input
+/// below 1 KiB either"). Instead each group branches on its own bit, which on mostly-ASCII
+/// text is nearly always "ASCII"; a group that is ASCII costs that test and nothing else,
+/// and a group that is not is checked, with the register at its end tested for a sequence
+/// left open where what follows it is ASCII ([`open_at_end`]). The bits are tested four to
+/// a step, so that an ASCII group costs one instruction.
 ///
 /// # Safety
 /// As for [`validate`]; `SHORT_BELOW <= input.len() < MASKED_BELOW` and

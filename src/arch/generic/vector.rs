@@ -70,12 +70,12 @@ pub(crate) trait Vector: Copy {
     const PATHS_OUT_OF_LINE: bool = false;
 
     /// Whether the medium path below `MASKED_BELOW` branches on each group's ASCII test
-    /// with no test of the whole input first, the groups starting at the first byte below [`Self::ALIGNED_FROM`]
-    /// (`schedule::validate_groups`); else the whole input's ASCII test comes first
-    /// (`schedule::validate_medium`). Measured per backend: on AVX2 it made messages of
-    /// mixed text 8-10 % faster, on AVX-512 it made those of ASCII text 10 % slower
-    /// (docs/PERFORMANCE.md, "Per call"). `false` by default. (AVX-512 takes the same
-    /// groups, with its aligned rest, from `tiers::GROUP_BRANCHES_FROM_512` to
+    /// with no test of the whole input first, the groups starting at the first byte below
+    /// [`Self::ALIGNED_FROM`] (`schedule::validate_groups`); else the whole input's ASCII
+    /// test comes first (`schedule::validate_medium`). Measured per backend: on AVX2 it
+    /// made messages of mixed text 8-10 % faster, on AVX-512 it made those of ASCII text
+    /// 10 % slower (docs/PERFORMANCE.md, "Per call"). `false` by default. (AVX-512 takes
+    /// the same groups, with its aligned rest, from `tiers::GROUP_BRANCHES_FROM_512` to
     /// `tiers::GROUP_BRANCHES_BELOW_512` only.)
     const GROUP_BRANCHES: bool = false;
 
