@@ -47,16 +47,16 @@ unset RUSTFLAGS CARGO_ENCODED_RUSTFLAGS RUSTC_WRAPPER RUSTC_WORKSPACE_WRAPPER
 # source) has no simd128 in either, as rustup's prebuilt one has none: it is built once for
 # both (the feature is a profile's `rustflags` for the two crates, not RUSTFLAGS).
 build() {
-    local dir="$root/target/wasm-example" features=()
+    local dir="$root/target/wasm-example" simd_config=()
     [ "$1" = scalar ] \
         || for package in vutf8 vutf8-wasm; do
-            features+=(--config "profile.release.package.$package.rustflags=[\"-C\", \"target-feature=+simd128\"]")
+            simd_config+=(--config "profile.release.package.$package.rustflags=[\"-C\", \"target-feature=+simd128\"]")
         done
     env RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR="$dir" \
         RUSTFLAGS="-C linker=$lld" \
         cargo build -q --release --manifest-path examples/wasm/Cargo.toml \
         --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort \
-        -Zprofile-rustflags "${features[@]}" >&2 \
+        -Zprofile-rustflags "${simd_config[@]}" >&2 \
         || die "build of the $1 module"
     cp "$dir/wasm32-unknown-unknown/release/vutf8_wasm.wasm" "$dir/vutf8_wasm-$1.wasm"
     echo "$dir/vutf8_wasm-$1.wasm"

@@ -13,7 +13,7 @@
 //! | condition                          | path                                                        | backends        |
 //! |------------------------------------|-------------------------------------------------------------|-----------------|
 //! | `len < WORD_BELOW` (8)             | one `u64` from overlapping 4- or 1-byte reads, a shift DFA over its bytes (`crate::word`), before any backend is called | all, the scalar one too |
-//! | `len < REGISTER_128` (16)          | one register packed from two overlapping 8-byte reads, zeros after the input | 128-bit ones    |
+//! | `len < REGISTER_128` (16)          | one register packed from two overlapping 8-byte reads, zeros after the input | 128-bit ones, and AVX2 in SSE4.2's register (`Vector::Narrow`) |
 //! | `len < REGISTER_256` (32)          | one register from two 16-byte loads, zeros after the input  | AVX2            |
 //! | `len < REGISTER_512` (64)          | one register from one masked load, zeros after the input    | AVX-512         |
 //! | `len < SHORT_BELOW` (513; AVX-512: `(1 + MEDIUM_GROUP_512) * BLOCK`, 576) | the short path: straight through the registers, above one block an ASCII test of the first block and then of the others, no per-block tests | all vector ones |
