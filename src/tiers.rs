@@ -16,7 +16,7 @@
 //! | `len < REGISTER_128` (16)          | one register packed from two overlapping 8-byte reads, zeros after the input | 128-bit ones, and AVX2 in SSE4.2's register (`Vector::Narrow`) |
 //! | `len < REGISTER_256` (32)          | one register from two 16-byte loads, zeros after the input  | AVX2            |
 //! | `len < REGISTER_512` (64)          | one register from one masked load, zeros after the input    | AVX-512         |
-//! | `len < SHORT_BELOW` (513; AVX-512: `(1 + MEDIUM_GROUP_512) * BLOCK`, 576) | the short path: straight through the registers, above one block an ASCII test of the first block and then of the others, no per-block tests | all vector ones |
+//! | `len < SHORT_BELOW` (513; AVX-512: `(1 + MEDIUM_GROUP_512) * BLOCK`, 576) | the short path: straight through the registers, above one block an ASCII test of the first block and then of the others, no per-block tests (AVX2 from `SHORT_HALVES_FROM_256`, 384: the others' test in two halves, and where one half is ASCII only the other's registers checked) | all vector ones |
 //! | `len < MEDIUM_UNALIGNED_BELOW` (1.5 KiB) | groups from the first byte: a first block that is not ASCII sends every group through one pass with no ASCII test; otherwise groups of `MEDIUM_GROUP` (4) blocks, one ASCII test each, all tested before the first branch, then one branch per group and none on the whole input; the rest in registers ending at the end | AVX2 |
 //! | `len < MEDIUM_BELOW` (16 KiB; AVX-512: no limit, `MEDIUM_BELOW_512`) | the medium path from the first 64-byte boundary: the first block, then groups of `MEDIUM_GROUP` (4; AVX-512 below `MASKED_BELOW`: `MEDIUM_GROUP_512`, 8) blocks from the boundary, one ASCII test each (below `MASKED_BELOW`, 16 KiB, every group, the first block and the rest tested before the first branch: an input all ASCII is valid at once, except with AVX2, which branches on each group as above, and with AVX-512 from `GROUP_BRANCHES_FROM_512` (1 KiB) to `GROUP_BRANCHES_BELOW_512` (8 KiB), which does the same; with AVX2 and AVX-512, a first block that is not ASCII sends every group through one pass with no ASCII test), the rest in registers ending at the end, the error tested at the end (from `MASKED_BELOW`, after `MEDIUM_LONG_FIRST_TEST` groups, then every `MEDIUM_LONG_ERROR_TEST`, an error saying where the span that failed starts) | all vector ones |
 //! | otherwise                          | the main loop: groups of `LOOP_GROUP` (8) blocks of `BLOCK` (64) bytes between error tests, then single blocks, then the last `BLOCK` bytes re-checked, overlapping | all but AVX-512 |
@@ -79,6 +79,13 @@ pub const REGISTER_512: usize = 64;
 /// medium path of the 128- and 256-bit backends runs at least one group) and at least
 /// `2 * BLOCK` (the main loop's overlapping last block reads the register before it).
 pub const SHORT_BELOW: usize = 8 * BLOCK + 1;
+
+/// AVX2 inputs of this up to `SHORT_BELOW - 1` bytes take the short path with its ASCII
+/// test in two halves: where the input is not ASCII but one half after its first block is,
+/// only the other half is checked (`arch::generic::schedule::validate_short`). Below it the
+/// halves cost the ASCII messages what they save the others; on AVX-512's wider registers
+/// they cost more than they save at every length (docs/PERFORMANCE.md, "Per call").
+pub const SHORT_HALVES_FROM_256: usize = 6 * BLOCK;
 
 /// Inputs of `SHORT_BELOW` bytes up to this take the medium path on the 128- and 256-bit
 /// backends, longer ones the main loop. The medium path's branches depend on the length

@@ -39,7 +39,8 @@ use vutf8::tiers::{
     ASCII_SKIP_BLOCKS, ASCII_SKIP_BLOCKS_256, BLOCK, GROUP_BRANCHES_BELOW_512,
     GROUP_BRANCHES_FROM_512, LOCATE_SCALAR_BELOW, LOOP_GROUP, MASKED_BELOW, MEDIUM_BELOW,
     MEDIUM_GROUP, MEDIUM_GROUP_512, MEDIUM_LONG_ERROR_TEST, MEDIUM_LONG_FIRST_TEST,
-    MEDIUM_UNALIGNED_BELOW, REGISTER_128, REGISTER_256, REGISTER_512, SHORT_BELOW, WORD_BELOW,
+    MEDIUM_UNALIGNED_BELOW, REGISTER_128, REGISTER_256, REGISTER_512, SHORT_BELOW,
+    SHORT_HALVES_FROM_256, WORD_BELOW,
 };
 use vutf8::{Backend, ErrorKind, Utf8Error, Validator};
 
@@ -179,8 +180,14 @@ fn max_len() -> usize {
     long_lengths().into_iter().max().unwrap_or(0).max(MAX_SHORT)
 }
 
-/// The tier edges above [`ALL_UP_TO`]: block counts of the short path (and its last
-/// length), the medium path's first length and the lengths where its number of groups
+/// Where AVX2's short path in halves splits an input of `len` bytes (at a block boundary
+/// near the middle of the blocks after the first; `arch::generic::schedule::halves`).
+fn halves_at(len: usize) -> usize {
+    ((len - 1) / BLOCK).div_ceil(2) * BLOCK
+}
+
+/// The tier edges above [`ALL_UP_TO`]: block counts of the short path (where AVX2 starts
+/// to test it in halves, and its last length), the medium path's first length and the lengths where its number of groups
 /// changes (which are also where the main loop of a long input reaches its first and
 /// second group), AVX-512's too, and AVX2's groups from the first byte (a group more at
 /// each multiple of a group; their last length) and where AVX-512's medium path starts to
@@ -191,6 +198,7 @@ fn edges() -> Vec<usize> {
         3 * BLOCK,
         ASCII_SKIP_BLOCKS * BLOCK,
         5 * BLOCK,
+        SHORT_HALVES_FROM_256,
         SHORT_BELOW - 1,
         SHORT_BELOW,
         BLOCK + 2 * GROUP,
@@ -582,6 +590,18 @@ fn every_tier_is_swept() {
         ("short path above one block (its ASCII test)", |len, o| {
             len > BLOCK && len < SHORT_BELOW && o > BLOCK
         }),
+        (
+            "short path in halves (AVX2), the error in the low half",
+            |len, o| {
+                (SHORT_HALVES_FROM_256..SHORT_BELOW).contains(&len)
+                    && o >= BLOCK
+                    && o < halves_at(len)
+            },
+        ),
+        (
+            "short path in halves (AVX2), the error in the high half",
+            |len, o| (SHORT_HALVES_FROM_256..SHORT_BELOW).contains(&len) && o >= halves_at(len),
+        ),
         ("short path, its longest input", |len, o| {
             len == SHORT_BELOW - 1 && o + BLOCK > len
         }),

@@ -6,7 +6,7 @@
 //! bytes       0     8     16          32          64      513 = SHORT_BELOW  1.5 KiB  16 KiB = MEDIUM_BELOW
 //!             |     |     |           |           |       |                  |        |
 //! 128-bit     word  | packed | short path                 | medium path, aligned      | main loop
-//! AVX2        word  | 128 | two 16 B  | short path        | groups, byte 0     | aligned | main loop
+//! AVX2        word  | 128 | two 16 B  | short path (384: in halves) | groups, byte 0 | aligned | main loop
 //! AVX-512     word  | one masked load -----------| short path (to 575) | medium path, aligned (every length)
 //!                                                      (1 KiB to 8 KiB: groups, 8 blocks each)
 //!
@@ -17,6 +17,8 @@
 //! short path:   [above 64 bytes: ASCII test of the first block, then of the others]
 //!               [register 0] [registers 1.. in between] [last register, overlapping]
 //!               [end-of-input check]
+//!   in halves:  (AVX2 from `SHORT_HALVES_FROM_256`) the others' test in two halves; one
+//!               of them ASCII: only the other half's registers checked
 //! medium path:  (below 16 KiB: every ASCII test first; all ASCII: valid, done;
 //!               AVX-512: first block not ASCII: everything checked in one pass)
 //!   aligned:    [first block where it lies: ASCII test, else checked]
@@ -104,7 +106,7 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
     // SAFETY: (every path) the caller guarantees the instruction set; the length as
     // checked.
     unsafe {
-        if len < SHORT_BELOW {
+        if len < V::HALVES_FROM {
             validate_small::<V>(input)
         } else if len < V::ALIGNED_FROM {
             validate_unaligned::<V>(input)
@@ -114,8 +116,9 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
     }
 }
 
-/// [`validate`] for inputs shorter than `SHORT_BELOW`: one register (of `V::Narrow` where
-/// the input is shorter than one of those) or the short path. In a function of its own on
+/// [`validate`] for inputs shorter than `V::HALVES_FROM` (`SHORT_BELOW` but on AVX2): one
+/// register (of `V::Narrow` where the input is shorter than one of those) or the short
+/// path. In a function of its own on
 /// the backends with `Vector::PATHS_OUT_OF_LINE`, so that the medium path's code does not
 /// move it about (where the short path lay in the function
 /// that also held AVX2's groups from the first byte, a change to those made inputs of
@@ -130,7 +133,7 @@ pub(crate) unsafe fn validate_small<V: Vector>(input: &[u8]) -> Result<(), usize
     // contract of `Vector::Narrow`); the length as checked.
     unsafe {
         if input.len() >= V::BYTES {
-            validate_short::<V>(input)
+            validate_short::<V, false>(input)
         } else if V::Narrow::BYTES < V::BYTES && input.len() < V::Narrow::BYTES {
             validate_partial::<V::Narrow>(input)
         } else {
@@ -139,24 +142,29 @@ pub(crate) unsafe fn validate_small<V: Vector>(input: &[u8]) -> Result<(), usize
     }
 }
 
-/// [`validate`] for inputs of `SHORT_BELOW` to `V::ALIGNED_FROM - 1` bytes: (AVX2) the
-/// groups from the first byte ([`validate_groups`]). In a function of its own on the
-/// backends with `Vector::PATHS_OUT_OF_LINE`. On the backends whose `ALIGNED_FROM` is
-/// `SHORT_BELOW` no input reaches it; it then takes the aligned path, which is right for
-/// every length from `SHORT_BELOW` on.
+/// [`validate`] for inputs of `V::HALVES_FROM` to `V::ALIGNED_FROM - 1` bytes: (AVX2) the
+/// short path in halves below `SHORT_BELOW` ([`validate_short`]), then the groups from the
+/// first byte ([`validate_groups`]). In a function of its own on the backends with
+/// `Vector::PATHS_OUT_OF_LINE`, so that the shorter inputs' function tests no length for
+/// the halves. On the backends whose `HALVES_FROM` and `ALIGNED_FROM` are `SHORT_BELOW`
+/// no input reaches it; it then takes the aligned path, which is right for every length
+/// from `SHORT_BELOW` on.
 ///
 /// # Safety
-/// As for [`validate`]; `SHORT_BELOW <= input.len() < V::ALIGNED_FROM`.
+/// As for [`validate`]; `V::HALVES_FROM <= input.len() < V::ALIGNED_FROM`.
 #[inline(always)]
 pub(crate) unsafe fn validate_unaligned<V: Vector>(input: &[u8]) -> Result<(), usize> {
     // Only the groups of `validate_groups` start at the first byte, and they test every
     // group's bit in one mask.
     const { assert!(V::ALIGNED_FROM == SHORT_BELOW || V::GROUP_BRANCHES) };
     const { assert!(V::ALIGNED_FROM <= MASKED_BELOW) };
-    debug_assert!((SHORT_BELOW..V::ALIGNED_FROM).contains(&input.len()));
+    const { assert!(3 * BLOCK < V::HALVES_FROM && V::HALVES_FROM <= SHORT_BELOW) };
+    debug_assert!((V::HALVES_FROM..V::ALIGNED_FROM).contains(&input.len()));
     // SAFETY: the caller guarantees the instruction set; the length as checked.
     unsafe {
-        if V::GROUP_BRANCHES {
+        if input.len() < SHORT_BELOW {
+            validate_short::<V, true>(input)
+        } else if V::GROUP_BRANCHES {
             validate_groups::<V, MEDIUM_GROUP, false>(input)
         } else {
             validate_aligned::<V>(input)
@@ -185,7 +193,7 @@ pub(crate) unsafe fn validate_aligned<V: Vector>(input: &[u8]) -> Result<(), usi
         if V::GROUP_BRANCHES && input.len() < MASKED_BELOW {
             validate_groups::<V, MEDIUM_GROUP, true>(input)
         } else if V::BYTES == REGISTER_512 && input.len() < (1 + MEDIUM_GROUP_512) * BLOCK {
-            validate_short::<V>(input)
+            validate_short::<V, false>(input)
         } else if V::BYTES == REGISTER_512
             && (GROUP_BRANCHES_FROM_512..GROUP_BRANCHES_BELOW_512).contains(&input.len())
         {
@@ -220,27 +228,42 @@ pub(crate) unsafe fn validate_aligned<V: Vector>(input: &[u8]) -> Result<(), usi
 ///    predecessor and its first 3 bytes' error bits cleared (the first register has
 ///    checked them), and an input of one register has no other.
 ///
+/// With `HALVES` (AVX2 from `tiers::SHORT_HALVES_FROM_256`), the others are OR-reduced
+/// in two halves, split at a block boundary near the middle; where the input is not ASCII
+/// but one half is, only the registers of the other half are checked (the one ending where
+/// the ASCII half starts must not leave a sequence open). An English HTML message of
+/// 384-512 bytes with a few non-ASCII characters mostly has them in one half.
+///
 /// # Safety
 /// As for [`validate`]; `V::BYTES <= input.len()`, and `input.len() < SHORT_BELOW` or (AVX-512)
-/// `input.len() < (1 + MEDIUM_GROUP_512) * BLOCK`.
+/// `input.len() < (1 + MEDIUM_GROUP_512) * BLOCK`; with `HALVES`, `3 * BLOCK < input.len()`.
 #[inline(always)]
-unsafe fn validate_short<V: Vector>(input: &[u8]) -> Result<(), usize> {
+unsafe fn validate_short<V: Vector, const HALVES: bool>(input: &[u8]) -> Result<(), usize> {
     let len = input.len();
     let ptr = input.as_ptr();
     if len > BLOCK {
         // SAFETY: the caller guarantees the instruction set; BLOCK < len, so the first
         // block, the whole blocks after it and the last block lie inside `input`.
-        let ascii = unsafe {
-            or_block::<V>(ptr).is_ascii() && {
-                let mut any = or_block::<V>(ptr.add(len - BLOCK));
-                for b in 1..(len - 1) / BLOCK {
-                    any = any.or(or_block::<V>(ptr.add(b * BLOCK)));
-                }
-                any.is_ascii()
+        if HALVES {
+            debug_assert!(3 * BLOCK < len);
+            // SAFETY: as above.
+            if let Some(answer) = unsafe { halves::<V>(input) } {
+                return answer;
             }
-        };
-        if ascii {
-            return Ok(());
+        } else {
+            // SAFETY: as above.
+            let ascii = unsafe {
+                or_block::<V>(ptr).is_ascii() && {
+                    let mut any = or_block::<V>(ptr.add(len - BLOCK));
+                    for b in 1..(len - 1) / BLOCK {
+                        any = any.or(or_block::<V>(ptr.add(b * BLOCK)));
+                    }
+                    any.is_ascii()
+                }
+            };
+            if ascii {
+                return Ok(());
+            }
         }
     }
     // SAFETY: the caller guarantees the instruction set; the whole registers from the
@@ -276,6 +299,60 @@ unsafe fn validate_short<V: Vector>(input: &[u8]) -> Result<(), usize> {
         error = error.or(t.check(last, zero).and(mask));
     }
     verdict(error)
+}
+
+/// The ASCII tests of [`validate_short`] with `HALVES`: the answer where the input is ASCII
+/// or one of the halves after its first block is, `None` where the whole input must be
+/// checked (its first block, or both halves, not ASCII).
+///
+/// # Safety
+/// As for [`validate`]; `3 * BLOCK < input.len() < SHORT_BELOW`.
+#[inline(always)]
+unsafe fn halves<V: Vector>(input: &[u8]) -> Option<Result<(), usize>> {
+    let len = input.len();
+    let ptr = input.as_ptr();
+    // The whole blocks after the first, then the last block ending at the end; the low
+    // half is blocks 1 to `split - 1`, the high half the rest (2 <= split < blocks).
+    let blocks = (len - 1) / BLOCK;
+    let split = blocks.div_ceil(2);
+    let at = split * BLOCK;
+    // SAFETY: (every block and register read) the caller guarantees the instruction set;
+    // every block lies inside `input` (BLOCK < at < len - BLOCK + 1), every register
+    // checked with the 3 bytes before it starts at `at` (>= 2 * BLOCK) or later.
+    unsafe {
+        if !or_block::<V>(ptr).is_ascii() {
+            return None;
+        }
+        let mut low = or_block::<V>(ptr.add(BLOCK));
+        for b in 2..split {
+            low = low.or(or_block::<V>(ptr.add(b * BLOCK)));
+        }
+        let mut high = or_block::<V>(ptr.add(len - BLOCK));
+        for b in split..blocks {
+            high = high.or(or_block::<V>(ptr.add(b * BLOCK)));
+        }
+        if low.or(high).is_ascii() {
+            return Some(Ok(()));
+        }
+        let t = Tables::<V>::new();
+        if low.is_ascii() {
+            // Everything before `at` is ASCII: the registers from there, the last ending
+            // at the end.
+            let last = V::load_unaligned(ptr.add(len - V::BYTES));
+            let mut error = t.incomplete(last).or(t.check_at(ptr.add(len - V::BYTES)));
+            for i in at / V::BYTES..(len - 1) / V::BYTES {
+                error = error.or(t.check_at(ptr.add(i * V::BYTES)));
+            }
+            Some(verdict(error))
+        } else if high.is_ascii() {
+            // Everything from `at` on is ASCII: the registers before it, the last of which
+            // must not leave a sequence open.
+            let error = check_start(&t, ptr, at / V::BYTES).or(open_at_end(&t, ptr, at, true));
+            Some(verdict(error))
+        } else {
+            None
+        }
+    }
 }
 
 /// Inputs of `SHORT_BELOW` to `MEDIUM_BELOW - 1` bytes on the backends without

@@ -57,6 +57,14 @@ pub(crate) trait Vector: Copy {
     /// own.
     const ALIGNED_FROM: usize = crate::tiers::SHORT_BELOW;
 
+    /// Inputs from this up to `SHORT_BELOW - 1` bytes take the short path with its ASCII
+    /// test in two halves (`schedule::validate_short`), in the function of the paths with
+    /// no aligned head where [`Self::PATHS_OUT_OF_LINE`], so that shorter inputs run no
+    /// test of their length for it; `SHORT_BELOW` (none) by default, AVX2's
+    /// `tiers::SHORT_HALVES_FROM_256`. Measured per backend (docs/PERFORMANCE.md, "Per
+    /// call").
+    const HALVES_FROM: usize = crate::tiers::SHORT_BELOW;
+
     /// Whether a backend's entries (`validate`, `is_valid`) jump to a function of its own
     /// for each path (short, medium, main loop) rather than hold the short and medium paths
     /// inline. Where the medium path needs the registers a function must save and restore

@@ -56,6 +56,7 @@ impl Vector for Avx2Vector {
     const PATHS_OUT_OF_LINE: bool = true;
 
     const ALIGNED_FROM: usize = crate::tiers::MEDIUM_UNALIGNED_BELOW;
+    const HALVES_FROM: usize = crate::tiers::SHORT_HALVES_FROM_256;
     const GROUP_BRANCHES: bool = true;
     const ASCII_SKIP_BLOCKS: usize = crate::tiers::ASCII_SKIP_BLOCKS_256;
 
