@@ -317,8 +317,9 @@ unsafe fn halves<V: Vector>(input: &[u8]) -> Option<Result<(), usize>> {
     let split = blocks.div_ceil(2);
     let at = split * BLOCK;
     // SAFETY: (every block and register read) the caller guarantees the instruction set;
-    // every block lies inside `input` (BLOCK < at < len - BLOCK + 1), every register
-    // checked with the 3 bytes before it starts at `at` (>= 2 * BLOCK) or later.
+    // every block lies inside `input` (BLOCK < at < len - BLOCK + 1); every register
+    // checked with the 3 bytes before it starts at `at` (>= 2 * BLOCK) or later, or is one
+    // of `check_start`'s after its first (from V::BYTES on), and ends by `len`.
     unsafe {
         if !or_block::<V>(ptr).is_ascii() {
             return None;
