@@ -118,11 +118,11 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
 
 /// [`validate`] for inputs shorter than `V::HALVES_FROM` (`SHORT_BELOW` but on AVX2): one
 /// register (of `V::Narrow` where the input is shorter than one of those) or the short
-/// path. In a function of its own on
-/// the backends with `Vector::PATHS_OUT_OF_LINE`, so that the medium path's code does not
-/// move it about (where the short path lay in the function
-/// that also held AVX2's groups from the first byte, a change to those made inputs of
-/// 8-64 bytes up to 1.2x slower or faster than others: docs/PERFORMANCE.md, "Per call").
+/// path. In a function of its own on the backends with `Vector::PATHS_OUT_OF_LINE`, so
+/// that the medium path's code does not move it about (where the short path lay in the
+/// function that also held AVX2's groups from the first byte, a change to those made
+/// inputs of 8-64 bytes up to 1.2x slower or faster than others: docs/PERFORMANCE.md, "Per
+/// call").
 ///
 /// # Safety
 /// As for [`validate`]; `input.len() < SHORT_BELOW`.
@@ -283,14 +283,8 @@ unsafe fn validate_short<V: Vector, const HALVES: bool>(input: &[u8]) -> Result<
         // so that inputs of 3 bytes past one register up to two registers run no loop
         // code: with `check_start` before this branch they were 0.2-0.4 ns faster and
         // 33-34 B not, 1.10-1.19x their time: a cliff, docs/PERFORMANCE.md, "Per call".)
-        for i in 1..(len - 1) / V::BYTES {
-            // SAFETY: the register lies before the last one, inside `input`, 3 <= i *
-            // V::BYTES.
-            error = error.or(unsafe { t.check_at(ptr.add(i * V::BYTES)) });
-        }
-        // SAFETY: 3 <= last_at, so the register and the 3 bytes before it lie inside
-        // `input`.
-        error = error.or(unsafe { t.check_at(ptr.add(last_at)) });
+        // SAFETY: 3 <= V::BYTES and 3 <= last_at.
+        error = unsafe { check_to_end(&t, ptr, 1, len, error) };
     } else if last_at > 0 {
         // The last register 1 or 2 bytes past the first: checked with no bytes before it,
         // its first 3 bytes' error bits cleared (the first register has checked them).
@@ -324,14 +318,9 @@ unsafe fn halves<V: Vector>(input: &[u8]) -> Option<Result<(), usize>> {
         if !or_block::<V>(ptr).is_ascii() {
             return None;
         }
-        let mut low = or_block::<V>(ptr.add(BLOCK));
-        for b in 2..split {
-            low = low.or(or_block::<V>(ptr.add(b * BLOCK)));
-        }
-        let mut high = or_block::<V>(ptr.add(len - BLOCK));
-        for b in split..blocks {
-            high = high.or(or_block::<V>(ptr.add(b * BLOCK)));
-        }
+        let low = or_blocks::<V>(ptr.add(BLOCK), split - 1);
+        let high =
+            or_block::<V>(ptr.add(len - BLOCK)).or(or_blocks::<V>(ptr.add(at), blocks - split));
         if low.or(high).is_ascii() {
             return Some(Ok(()));
         }
@@ -340,10 +329,7 @@ unsafe fn halves<V: Vector>(input: &[u8]) -> Option<Result<(), usize>> {
             // Everything before `at` is ASCII: the registers from there, the last ending
             // at the end.
             let last = V::load_unaligned(ptr.add(len - V::BYTES));
-            let mut error = t.incomplete(last).or(t.check_at(ptr.add(len - V::BYTES)));
-            for i in at / V::BYTES..(len - 1) / V::BYTES {
-                error = error.or(t.check_at(ptr.add(i * V::BYTES)));
-            }
+            let error = check_to_end(&t, ptr, at / V::BYTES, len, t.incomplete(last));
             Some(verdict(error))
         } else if high.is_ascii() {
             // Everything from `at` on is ASCII: the registers before it, the last of which
@@ -734,6 +720,32 @@ unsafe fn check_start<V: Vector>(t: &Tables<V>, ptr: *const u8, regs: usize) -> 
         error = error.or(unsafe { t.check_at(ptr.add(i * V::BYTES)) });
     }
     error
+}
+
+/// `error` with the error bits of register `from` of the input of `len` bytes at `ptr`
+/// and of those after it, the last one ending at the end (overlapping the one before it
+/// where `len` is not a whole number of registers), each with the 3 bytes before it read
+/// from memory.
+///
+/// # Safety
+/// The CPU supports `V`'s instruction set; `ptr` is valid for reads of `len` bytes;
+/// `3 <= from * V::BYTES` and `3 <= len - V::BYTES`.
+#[inline(always)]
+unsafe fn check_to_end<V: Vector>(
+    t: &Tables<V>,
+    ptr: *const u8,
+    from: usize,
+    len: usize,
+    mut error: V,
+) -> V {
+    for i in from..(len - 1) / V::BYTES {
+        // SAFETY: the register lies before the last one, inside the input, 3 <= i *
+        // V::BYTES.
+        error = error.or(unsafe { t.check_at(ptr.add(i * V::BYTES)) });
+    }
+    // SAFETY: 3 <= len - V::BYTES, so the register and the 3 bytes before it lie inside
+    // the input.
+    error.or(unsafe { t.check_at(ptr.add(len - V::BYTES)) })
 }
 
 /// A path's answer from its error accumulator: `Err(0)` where any bit is set (see
