@@ -189,10 +189,10 @@ fn halves_at(len: usize) -> usize {
 /// The tier edges above [`ALL_UP_TO`]: block counts of the short path (where AVX2 starts
 /// to test it in halves, and its last length), the medium path's first length and the
 /// lengths where its number of groups changes (which are also where the main loop of a
-/// long input reaches its first and second group), AVX-512's too, and AVX2's groups from the first byte (a group more at
-/// each multiple of a group; their last length) and where AVX-512's medium path starts to
-/// branch on each group (`GROUP_BRANCHES_FROM_512`). Lengths within 3 bytes of each are
-/// swept.
+/// long input reaches its first and second group), AVX-512's too, and AVX2's groups from
+/// the first byte (a group more at each multiple of a group; their last length) and where
+/// AVX-512's medium path starts to branch on each group (`GROUP_BRANCHES_FROM_512`).
+/// Lengths within 3 bytes of each are swept.
 fn edges() -> Vec<usize> {
     vec![
         3 * BLOCK,

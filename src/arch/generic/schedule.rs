@@ -279,10 +279,11 @@ unsafe fn validate_short<V: Vector, const HALVES: bool>(input: &[u8]) -> Result<
     let mut error = unsafe { t.check(V::load_unaligned(ptr), zero) }.or(t.incomplete(last));
     if last_at >= 3 {
         // The registers in between (from three registers on), then the last, each with
-        // the 3 bytes before it read from memory. (`check_start`'s loop, written out here
-        // so that inputs of 3 bytes past one register up to two registers run no loop
-        // code: with `check_start` before this branch they were 0.2-0.4 ns faster and
-        // 33-34 B not, 1.10-1.19x their time: a cliff, docs/PERFORMANCE.md, "Per call".)
+        // the 3 bytes before it read from memory. (After this branch, not through
+        // `check_start` before it, so that inputs of 3 bytes past one register up to two
+        // registers run no loop code: with `check_start` before this branch they were
+        // 0.2-0.4 ns faster and 33-34 B not, 1.10-1.19x their time: a cliff,
+        // docs/PERFORMANCE.md, "Per call".)
         // SAFETY: 3 <= V::BYTES and 3 <= last_at.
         error = unsafe { check_to_end(&t, ptr, 1, len, error) };
     } else if last_at > 0 {
