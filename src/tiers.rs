@@ -82,10 +82,9 @@ pub const SHORT_BELOW: usize = 8 * BLOCK + 1;
 
 /// AVX2 inputs of this up to `SHORT_BELOW - 1` bytes take the short path with its ASCII
 /// test in two halves: where the input is not ASCII but one half after its first block is,
-/// only the other half is checked (`arch::generic::schedule::validate_short`). From 256 B
-/// they cost every kind 0-4 % at 256-383 B, English HTML 2.6 %; on
-/// AVX-512's wider registers they cost more than they save at every length
-/// (docs/PERFORMANCE.md, "AVX2: the short path's ASCII test in halves").
+/// only the other half is checked (`arch::generic::schedule::validate_short`). Shorter
+/// inputs, and AVX-512's, lost more than they gained with them (docs/PERFORMANCE.md,
+/// "AVX2: the short path's ASCII test in halves").
 pub const SHORT_HALVES_FROM_256: usize = 6 * BLOCK;
 
 /// Inputs of `SHORT_BELOW` bytes up to this take the medium path on the 128- and 256-bit

@@ -167,8 +167,9 @@ fn yes(result: Result<(), usize>) -> bool {
 /// `MEDIUM_BELOW` bytes and more to the main loop (`$long`, out of line); the others it
 /// checks inline (the schedule's `validate` compiled into it), or, where the vector type's
 /// `PATHS_OUT_OF_LINE` says so, jumps to `$small` (one register, the short path),
-/// `$unaligned` (AVX2's short path in halves and groups from the first byte) or `$medium`, so that the short path
-/// does not pay for the registers the medium path saves, nor move with its code (see
+/// `$unaligned` (AVX2's short path in halves and groups from the first byte) or
+/// `$medium`, so that the short path does not pay for the registers the medium path saves,
+/// nor move with its code (see
 /// [`Vector::PATHS_OUT_OF_LINE`](generic::vector::Vector::PATHS_OUT_OF_LINE)). `$finish`
 /// turns the schedule's `Result` into the entry's return type.
 #[allow(unused_macros)] // Unused on targets without a vector backend.
