@@ -16,9 +16,10 @@
 //! | `len < REGISTER_128` (16)          | one register packed from two overlapping 8-byte reads, zeros after the input | 128-bit ones, and AVX2 in SSE4.2's register (`Vector::Narrow`) |
 //! | `len < REGISTER_256` (32)          | one register from two 16-byte loads, zeros after the input  | AVX2            |
 //! | `len < REGISTER_512` (64)          | one register from one masked load, zeros after the input    | AVX-512         |
-//! | `len < SHORT_BELOW` (513; AVX-512: `(1 + MEDIUM_GROUP_512) * BLOCK`, 576) | the short path: straight through the registers, above one block an ASCII test of the first block and then of the others, no per-block tests (AVX2 from `SHORT_HALVES_FROM_256`, 384: the others' test in two halves, and where one half is ASCII only the other's registers checked) | all vector ones |
+//! | `len < SHORT_BELOW` (513; AVX-512: `GROUPS_FROM_512`, 448) | the short path: straight through the registers, above one block an ASCII test of the first block and then of the others, no per-block tests (AVX2 from `SHORT_HALVES_FROM_256`, 384: the others' test in two halves, and where one half is ASCII only the other's registers checked) | all vector ones |
+//! | `len < GROUP_BRANCHES_BELOW_512` (8 KiB; from `GROUPS_FROM_512`, 448) | the first block, then groups of `MEDIUM_GROUP` (4; from `LARGE_GROUPS_FROM_512`, 1 KiB: `MEDIUM_GROUP_512`, 8) blocks from the first 64-byte boundary, one ASCII test each, all tested before the first branch, then one branch per group and none on the whole input (a first block that is not ASCII: every group through one pass with no ASCII test); the rest in registers from where the groups end, the last clamped to end at the end | AVX-512 |
 //! | `len < MEDIUM_UNALIGNED_BELOW` (1.5 KiB) | groups from the first byte: a first block that is not ASCII sends every group through one pass with no ASCII test; otherwise groups of `MEDIUM_GROUP` (4) blocks, one ASCII test each, all tested before the first branch, then one branch per group and none on the whole input; the rest in registers ending at the end | AVX2 |
-//! | `len < MEDIUM_BELOW` (16 KiB; AVX-512: no limit, `MEDIUM_BELOW_512`) | the medium path from the first 64-byte boundary: the first block, then groups of `MEDIUM_GROUP` (4; AVX-512 below `MASKED_BELOW`: `MEDIUM_GROUP_512`, 8) blocks from the boundary, one ASCII test each (below `MASKED_BELOW`, 16 KiB, every group, the first block and the rest tested before the first branch: an input all ASCII is valid at once, except with AVX2, which branches on each group as above, and with AVX-512 from `GROUP_BRANCHES_FROM_512` (1 KiB) to `GROUP_BRANCHES_BELOW_512` (8 KiB), which does the same; with AVX2 and AVX-512, a first block that is not ASCII sends every group through one pass with no ASCII test), the rest in registers ending at the end, the error tested at the end (from `MASKED_BELOW`, after `MEDIUM_LONG_FIRST_TEST` groups, then every `MEDIUM_LONG_ERROR_TEST`, an error saying where the span that failed starts) | all vector ones |
+//! | `len < MEDIUM_BELOW` (16 KiB; AVX-512: no limit, `MEDIUM_BELOW_512`) | the medium path from the first 64-byte boundary: the first block, then groups of `MEDIUM_GROUP` (4; AVX-512 below `MASKED_BELOW`: `MEDIUM_GROUP_512`, 8) blocks from the boundary, one ASCII test each (below `MASKED_BELOW`, 16 KiB, every group, the first block and the rest tested before the first branch: an input all ASCII is valid at once, except with AVX2, which branches on each group as above; with AVX2 and AVX-512, a first block that is not ASCII sends every group through one pass with no ASCII test), the rest in registers ending at the end, the error tested at the end (from `MASKED_BELOW`, after `MEDIUM_LONG_FIRST_TEST` groups, then every `MEDIUM_LONG_ERROR_TEST`, an error saying where the span that failed starts) | all vector ones |
 //! | otherwise                          | the main loop: groups of `LOOP_GROUP` (8) blocks of `BLOCK` (64) bytes between error tests, then single blocks, then the last `BLOCK` bytes re-checked, overlapping | all but AVX-512 |
 //!
 //! The 128-bit backends are SSE4.2, NEON and simd128. Why each tier ends where it does is
@@ -74,8 +75,7 @@ pub const REGISTER_512: usize = 64;
 
 /// Inputs shorter than this (up to 512 bytes) take the short path: straight through their
 /// registers, with an ASCII test of the first block and then of the others, and no
-/// per-block tests; on AVX-512, so do those shorter than `(1 + MEDIUM_GROUP_512) * BLOCK`
-/// (its medium path's first group). Must be more than `(1 + MEDIUM_GROUP) * BLOCK` (the
+/// per-block tests; on AVX-512 only those shorter than `GROUPS_FROM_512`. Must be more than `(1 + MEDIUM_GROUP) * BLOCK` (the
 /// medium path of the 128- and 256-bit backends runs at least one group) and at least
 /// `2 * BLOCK` (the main loop's overlapping last block reads the register before it).
 pub const SHORT_BELOW: usize = 8 * BLOCK + 1;
@@ -114,36 +114,47 @@ pub const MASKED_BELOW: usize = 16 << 10;
 /// at most `MASKED_BELOW`.
 pub const MEDIUM_UNALIGNED_BELOW: usize = 1536;
 
-/// Where AVX-512's medium path starts to branch on each group with no test of the whole
-/// input first (up to `GROUP_BRANCHES_BELOW_512`, whose documentation says why), as AVX2's
-/// medium path does at every length; shorter inputs test the whole input first. (Until
-/// 2026-11-27 this was `ASCII_EXIT_BELOW`, below which AVX2's groups had that test too:
-/// docs/PERFORMANCE.md, "AVX2: no branch on the whole input below 1 KiB either".)
-pub const GROUP_BRANCHES_FROM_512: usize = 1024;
+/// Where AVX-512's short path ends (7 blocks, 448 bytes) and its groups of `MEDIUM_GROUP`
+/// blocks with a branch each begin (up to `GROUP_BRANCHES_BELOW_512`): a first block, the
+/// groups from the first 64-byte boundary, the rest, every ASCII test before the first
+/// branch and no branch on the whole input (`arch::generic::schedule::validate_groups`).
+/// On a Zen 4, whose 512-bit operations each take two of its 256-bit units, a message of
+/// English HTML with a non-ASCII character then checks the one group of 4 registers that
+/// has it, not every register of the message (the short path, to 575 bytes until
+/// 2026-11-27's seventh session) or of a group of 8 blocks (above it): English HTML
+/// 0.88-0.97x the time at 448-1,023 bytes, other text 0.98-1.03x (docs/PERFORMANCE.md,
+/// "AVX-512: groups of 4 blocks with a branch each from 448 bytes").
+pub const GROUPS_FROM_512: usize = 7 * BLOCK;
 
-/// AVX-512 inputs of `GROUP_BRANCHES_FROM_512` bytes up to this (8 KiB) take the medium
-/// path's groups with a branch each and no test of the whole input first, as AVX2's do
-/// (`arch::generic::schedule::validate_groups`, in groups of `MEDIUM_GROUP_512` blocks);
-/// shorter and longer ones test the whole input first. On a Zen 4, English HTML, whose
-/// messages of 1-8 KiB are all ASCII one time in two or less (a coin for that test), is
-/// 1.06-1.11x faster, messages all ASCII 1-3 % slower, other text up to 1.5 %; from 8 KiB
-/// on, where the English HTML gained 3-4 % and ASCII lost 3 %, and below 1 KiB, where it
-/// lost, the test of the whole input stays (docs/PERFORMANCE.md, "AVX-512: a branch per
-/// group from 1 KiB").
+/// From here (1 KiB) AVX-512's groups with a branch each have `MEDIUM_GROUP_512` blocks,
+/// below it `MEDIUM_GROUP`. Groups of 4 blocks at 1-8 KiB too were 0.94-0.96x the time on
+/// English HTML and 1.00-1.02x on other text, but with them in the same function as those
+/// of 576-1,023 bytes, English HTML there kept only 1-3 % of the 3-4 % it gains, and 576
+/// and 640 bytes stayed further behind simdutf8 (docs/PERFORMANCE.md, "AVX-512: groups of
+/// 4 blocks with a branch each from 448 bytes").
+pub const LARGE_GROUPS_FROM_512: usize = 1024;
+
+/// AVX-512 inputs of `GROUPS_FROM_512` bytes up to this (8 KiB) take the medium path's
+/// groups with a branch each and no test of the whole input first, as AVX2's do
+/// (`arch::generic::schedule::validate_groups`); longer ones test the whole input first.
+/// English HTML, whose messages of 1-8 KiB are all ASCII one time in two or less (a coin
+/// for that test), was 1.06-1.11x faster on a Zen 4 with them, messages all ASCII 1-3 %
+/// slower, other text up to 1.5 %; from 8 KiB on, where the English HTML gained 3-4 % and
+/// ASCII lost 3 %, the test of the whole input stays (docs/PERFORMANCE.md, "AVX-512: a
+/// branch per group from 1 KiB").
 pub const GROUP_BRANCHES_BELOW_512: usize = 8 << 10;
 
 /// The medium path's groups: this many blocks (256 bytes), one ASCII test each.
 pub const MEDIUM_GROUP: usize = 4;
 
-/// The medium path's groups on AVX-512 below `MASKED_BELOW` (the per-call sizes): this
-/// many blocks (512 bytes), one ASCII test each. A block is one 512-bit register, so a
-/// group holds 8 registers, as a group of `MEDIUM_GROUP` blocks does with AVX2; groups of
-/// 2, 4 and 16 blocks measured slower on English HTML, 4 and 2 on every kind. Longer inputs
-/// (whole files) keep groups of `MEDIUM_GROUP`: with 8 they lost 9 % on files validated
-/// again and again, for 13 % on text not seen before (docs/PERFORMANCE.md, "Per call").
-/// Inputs shorter than `(1 + MEDIUM_GROUP_512) * BLOCK`, which would have no group, take
-/// the short path instead (1.15-1.20x faster at 513-575 bytes than the first block and the
-/// rest were).
+/// The medium path's groups on AVX-512 from `LARGE_GROUPS_FROM_512` to `MASKED_BELOW`:
+/// this many blocks (512 bytes), one ASCII test each. A block is one 512-bit register, so
+/// a group holds 8 registers, as a group of `MEDIUM_GROUP` blocks does with AVX2; on a Zen
+/// 5, with the whole input's ASCII test first, groups of 2, 4 and 16 blocks measured slower
+/// on English HTML, 4 and 2 on every kind. Longer inputs (whole files) keep groups of
+/// `MEDIUM_GROUP`: with 8 they lost 9 % on files validated again and again, for 13 % on
+/// text not seen before; shorter ones (`GROUPS_FROM_512` to 1 KiB) have groups of
+/// `MEDIUM_GROUP` with a branch each (docs/PERFORMANCE.md, "Per call").
 pub const MEDIUM_GROUP_512: usize = 8;
 
 /// The medium path below `MASKED_BELOW` tests up to this many groups for ASCII before it
@@ -236,8 +247,11 @@ const _: () = assert!(SHORT_BELOW >= 2 * BLOCK && SHORT_BELOW > (1 + MEDIUM_GROU
 const _: () = assert!(MEDIUM_BELOW >= SHORT_BELOW);
 const _: () = assert!(MEDIUM_GROUP >= 1 && MEDIUM_GROUP_512 >= 1);
 const _: () = assert!(
-    GROUP_BRANCHES_FROM_512 >= (1 + MEDIUM_GROUP_512) * BLOCK
-        && GROUP_BRANCHES_FROM_512 <= GROUP_BRANCHES_BELOW_512
+    GROUPS_FROM_512 >= (1 + MEDIUM_GROUP) * BLOCK
+        && GROUPS_FROM_512 <= SHORT_BELOW
+        && GROUPS_FROM_512 <= LARGE_GROUPS_FROM_512
+        && LARGE_GROUPS_FROM_512 >= (1 + MEDIUM_GROUP_512) * BLOCK
+        && LARGE_GROUPS_FROM_512 <= GROUP_BRANCHES_BELOW_512
         && GROUP_BRANCHES_BELOW_512 <= MASKED_BELOW
 );
 const _: () = assert!(MEDIUM_LONG_FIRST_TEST >= 1 && MEDIUM_LONG_ERROR_TEST >= 1);

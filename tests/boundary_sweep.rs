@@ -36,8 +36,8 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use common::Tier;
 use vutf8::tiers::{
-    ASCII_SKIP_BLOCKS, ASCII_SKIP_BLOCKS_256, BLOCK, GROUP_BRANCHES_BELOW_512,
-    GROUP_BRANCHES_FROM_512, LOCATE_SCALAR_BELOW, LOOP_GROUP, MASKED_BELOW, MEDIUM_BELOW,
+    ASCII_SKIP_BLOCKS, ASCII_SKIP_BLOCKS_256, BLOCK, GROUPS_FROM_512, GROUP_BRANCHES_BELOW_512,
+    LARGE_GROUPS_FROM_512, LOCATE_SCALAR_BELOW, LOOP_GROUP, MASKED_BELOW, MEDIUM_BELOW,
     MEDIUM_GROUP, MEDIUM_GROUP_512, MEDIUM_LONG_ERROR_TEST, MEDIUM_LONG_FIRST_TEST,
     MEDIUM_UNALIGNED_BELOW, REGISTER_128, REGISTER_256, REGISTER_512, SHORT_BELOW,
     SHORT_HALVES_FROM_256, WORD_BELOW,
@@ -137,7 +137,7 @@ const ALL_UP_TO: usize = 2 * BLOCK + REGISTER_256;
 const _: () = assert!(LOCATE_SCALAR_BELOW + 3 < 2 * BLOCK + 4 && 2 * BLOCK + 4 <= ALL_UP_TO);
 /// The bytes of one group of the medium path.
 const GROUP: usize = MEDIUM_GROUP * BLOCK;
-/// The bytes of one group of AVX-512's medium path.
+/// The bytes of one group of AVX-512's medium path from `LARGE_GROUPS_FROM_512`.
 const GROUP_512: usize = MEDIUM_GROUP_512 * BLOCK;
 /// The first length whose main loop, in a long input, runs a whole group after its first
 /// block (and whose medium path runs two groups).
@@ -154,8 +154,16 @@ const MAX_SHORT: usize = {
         MEDIUM_UNALIGNED_BELOW + after
     }
 };
-// AVX-512's medium path gains its second group within the lengths swept.
-const _: () = assert!(BLOCK + 2 * GROUP_512 + 3 < MAX_SHORT);
+// AVX-512's groups with a branch each start, and gain their second and third group (where
+// their first function hands over to the next: `BLOCK + 2 * GROUP`), within the lengths
+// swept.
+const _: () = assert!(ALL_UP_TO < GROUPS_FROM_512 && BLOCK + 3 * GROUP + 3 < MAX_SHORT);
+// Its groups of `MEDIUM_GROUP_512` blocks start, and gain their second, within them too.
+const _: () = assert!(
+    LARGE_GROUPS_FROM_512 + 3 < MAX_SHORT
+        && LARGE_GROUPS_FROM_512 < BLOCK + 2 * GROUP_512
+        && BLOCK + 2 * GROUP_512 + 3 < MAX_SHORT
+);
 
 /// The long inputs: the longest of AVX-512's groups with a branch each
 /// (`GROUP_BRANCHES_BELOW_512 - 1`: the most groups there), the longest whose medium path
@@ -189,9 +197,10 @@ fn halves_at(len: usize) -> usize {
 /// The tier edges above [`ALL_UP_TO`]: block counts of the short path (where AVX2 starts
 /// to test it in halves, and its last length), the medium path's first length and the
 /// lengths where its number of groups changes (which are also where the main loop of a
-/// long input reaches its first and second group), AVX-512's too, and AVX2's groups from
-/// the first byte (a group more at each multiple of a group; their last length) and where
-/// AVX-512's medium path starts to branch on each group (`GROUP_BRANCHES_FROM_512`).
+/// long input reaches its first and second group), where AVX-512's short path hands over to
+/// its groups with a branch each (`GROUPS_FROM_512`), where those become groups of 8 blocks
+/// (`LARGE_GROUPS_FROM_512`) and gain their second, and AVX2's groups from the first byte
+/// (a group more at each multiple of a group; their last length).
 /// Lengths within 3 bytes of each are swept.
 fn edges() -> Vec<usize> {
     vec![
@@ -207,17 +216,18 @@ fn edges() -> Vec<usize> {
         BLOCK + 3 * GROUP,
         SECOND_GROUP,
         SECOND_GROUP + BLOCK,
-        BLOCK + GROUP_512,
+        GROUPS_FROM_512 - 1,
+        GROUPS_FROM_512,
+        LARGE_GROUPS_FROM_512,
         BLOCK + 2 * GROUP_512,
         3 * GROUP,
-        GROUP_BRANCHES_FROM_512,
         MEDIUM_UNALIGNED_BELOW,
     ]
 }
 // AVX2's groups from the first byte end within the lengths swept, after two of their
 // group counts (`SHORT_BELOW` is past the first).
 const _: () = assert!(SHORT_BELOW < 3 * GROUP && MEDIUM_UNALIGNED_BELOW + 3 < MAX_SHORT);
-const _: () = assert!(SHORT_BELOW < GROUP_BRANCHES_FROM_512);
+const _: () = assert!(GROUPS_FROM_512 <= SHORT_BELOW);
 
 /// The lengths swept, each with the error offsets swept in it.
 type Plan = Vec<(usize, Vec<usize>)>;
@@ -671,32 +681,48 @@ fn every_tier_is_swept() {
             "medium path from the first 64-byte boundary (AVX2), its shortest input",
             |len, o| len == MEDIUM_UNALIGNED_BELOW && o + BLOCK > len,
         ),
+        ("short path, its longest input (AVX-512)", |len, o| {
+            len == GROUPS_FROM_512 - 1 && o + BLOCK > len
+        }),
         (
-            "short path past SHORT_BELOW, up to the first group (AVX-512)",
-            |len, o| (SHORT_BELOW..BLOCK + GROUP_512).contains(&len) && o >= BLOCK,
+            "a branch per group (AVX-512), its shortest input, an error in the rest",
+            |len, o| len == GROUPS_FROM_512 && o + BLOCK > len,
         ),
-        ("medium path, first group (AVX-512)", |len, o| {
-            (BLOCK + GROUP_512..MAX_SHORT).contains(&len)
-                && (BLOCK + GROUP..BLOCK + GROUP_512).contains(&o)
-        }),
-        ("medium path, a later group (AVX-512)", |len, o| {
-            (BLOCK + 2 * GROUP_512..MAX_SHORT).contains(&len)
-                && (BLOCK + GROUP_512..BLOCK + 2 * GROUP_512).contains(&o)
-        }),
         (
-            "medium path, a branch per group (AVX-512), an error in a later group",
+            "a branch per group (AVX-512), an error in the first block",
+            |len, o| (GROUPS_FROM_512..SHORT_BELOW).contains(&len) && o < BLOCK,
+        ),
+        (
+            "a branch per group (AVX-512), an error in its one group",
             |len, o| {
-                (GROUP_BRANCHES_FROM_512..GROUP_BRANCHES_BELOW_512).contains(&len)
+                (GROUPS_FROM_512..SHORT_BELOW).contains(&len) && (BLOCK..BLOCK + GROUP).contains(&o)
+            },
+        ),
+        (
+            "a branch per group (AVX-512), one group, an error in the rest",
+            |len, o| (GROUPS_FROM_512..BLOCK + 2 * GROUP).contains(&len) && o >= BLOCK + GROUP,
+        ),
+        (
+            "a branch per group (AVX-512), two groups or more, an error in a later group",
+            |len, o| {
+                (BLOCK + 2 * GROUP..GROUP_BRANCHES_BELOW_512).contains(&len)
+                    && (BLOCK + GROUP..len - GROUP).contains(&o)
+            },
+        ),
+        (
+            "groups of 8 blocks (AVX-512), an error in a later group",
+            |len, o| {
+                (LARGE_GROUPS_FROM_512..GROUP_BRANCHES_BELOW_512).contains(&len)
                     && (BLOCK + GROUP_512..len - GROUP_512).contains(&o)
             },
         ),
         (
-            "medium path, a branch per group (AVX-512), its longest input, an error in the rest",
-            |len, o| len == GROUP_BRANCHES_BELOW_512 - 1 && o + BLOCK > len,
+            "groups of 8 blocks (AVX-512), one more group than a byte shorter",
+            |len, _| len > LARGE_GROUPS_FROM_512 && (len - BLOCK).is_multiple_of(GROUP_512),
         ),
         (
-            "medium path, one more group than a byte shorter (AVX-512)",
-            |len, _| len > SHORT_BELOW && (len - BLOCK).is_multiple_of(GROUP_512),
+            "a branch per group (AVX-512), its longest input, an error in the rest",
+            |len, o| len == GROUP_BRANCHES_BELOW_512 - 1 && o + BLOCK > len,
         ),
         (
             "medium path, its error test inside the loop (AVX-512), error near the start",

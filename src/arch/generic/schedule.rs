@@ -7,8 +7,7 @@
 //!             |     |     |           |           |       |                  |        |
 //! 128-bit     word  | packed | short path                 | medium path, aligned      | main loop
 //! AVX2        word  | 128 | two 16 B  | short path (384: in halves) | groups, byte 0 | aligned | main loop
-//! AVX-512     word  | one masked load -----------| short path (to 575) | medium path, aligned (every length)
-//!                                                      (1 KiB to 8 KiB: groups, 8 blocks each)
+//! AVX-512     word  | one masked load -----------| short path (to 447) | groups (to 8 KiB; 4 blocks each, 8 from 1 KiB) | medium path, aligned
 //!
 //! word: inputs under `WORD_BELOW` never reach a backend (`crate::word`, from
 //! `crate::engine`); the paths here still take them correctly.
@@ -25,8 +24,8 @@
 //!               ([group: 4 aligned blocks from the first 64-byte boundary: ASCII test,
 //!               else checked])*  [the rest: as many registers as the longest rest needs,
 //!               clamped to end at the end: ASCII test, else checked] [end-of-input check]
-//! groups (AVX2 below 16 KiB; AVX-512 from `GROUP_BRANCHES_FROM_512` to 8 KiB, groups of
-//!               8 blocks): first block not ASCII: everything checked in one pass;
+//! groups (AVX2 below 16 KiB; AVX-512 from `GROUPS_FROM_512`, 448 bytes, to 8 KiB): first
+//!               block not ASCII: everything checked in one pass;
 //!               else the same tests, all first, and no branch on the whole input;
 //!               then a branch per group on its own test; the groups
 //!               from byte 0 below `MEDIUM_UNALIGNED_BELOW` (AVX2), else as the aligned
@@ -43,17 +42,18 @@
 //! it:
 //!
 //! - *One register* for inputs shorter than one ([`validate_partial`]).
-//! - *Straight through* for inputs of up to 8 blocks: every register checked, after an
-//!   ASCII test of the first block and then of the others ([`validate_short`]).
-//! - *Groups* of `MEDIUM_GROUP` blocks (AVX-512 below `MASKED_BELOW`: `MEDIUM_GROUP_512`;
-//!   eight registers either way) above that, on 64-byte boundaries of memory, one ASCII
-//!   test each; their number, and the rest's registers, depend on the length only
+//! - *Straight through* for inputs of up to 8 blocks (AVX-512: 7): every register
+//!   checked, after an ASCII test of the first block and then of the others
+//!   ([`validate_short`]).
+//! - *Groups* of `MEDIUM_GROUP` blocks above that (AVX-512 from 1 KiB below
+//!   `MASKED_BELOW`: `MEDIUM_GROUP_512`; eight registers either way), on 64-byte
+//!   boundaries of memory, one ASCII test each; their number, and the rest's registers, depend on the length only
 //!   ([`validate_medium`]). Below `MASKED_BELOW`, every group is tested before any of
 //!   their branches is taken, so that a wrong guess is found as soon as it is made, and
 //!   an input that is all ASCII takes one branch and none of the rest; on AVX-512 there, a
 //!   first block that is not ASCII sends the whole input through one pass instead.
 //! - *A branch per group* on AVX2 (`Vector::GROUP_BRANCHES`, [`validate_groups`]), and on
-//!   AVX-512 from `GROUP_BRANCHES_FROM_512` to `GROUP_BRANCHES_BELOW_512`: no branch on
+//!   AVX-512 from `GROUPS_FROM_512` to `GROUP_BRANCHES_BELOW_512`: no branch on
 //!   the whole input (on mixed text, whether a whole message is ASCII is the coin); below
 //!   `MEDIUM_UNALIGNED_BELOW` (AVX2) the groups start at the first byte, fewer registers
 //!   and instructions where the fixed cost of a call weighs most; either way, a first block
@@ -83,7 +83,7 @@
 use super::lookup::Tables;
 use crate::arch::generic::vector::Vector;
 use crate::tiers::{
-    BLOCK, GROUP_BRANCHES_BELOW_512, GROUP_BRANCHES_FROM_512, MASKED_BELOW, MEDIUM_GROUP,
+    BLOCK, GROUP_BRANCHES_BELOW_512, LARGE_GROUPS_FROM_512, MASKED_BELOW, MEDIUM_GROUP,
     MEDIUM_GROUP_512, MEDIUM_LONG_ERROR_TEST, MEDIUM_LONG_FIRST_TEST, MEDIUM_MASK_GROUPS,
     REGISTER_512, SHORT_BELOW,
 };
@@ -116,7 +116,8 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
     }
 }
 
-/// [`validate`] for inputs shorter than `V::HALVES_FROM` (`SHORT_BELOW` but on AVX2): one
+/// [`validate`] for inputs shorter than `V::HALVES_FROM` (`SHORT_BELOW` but on AVX2 and
+/// AVX-512): one
 /// register (of `V::Narrow` where the input is shorter than one of those) or the short
 /// path. In a function of its own on the backends with `Vector::PATHS_OUT_OF_LINE`, so
 /// that the medium path's code does not move it about (where the short path lay in the
@@ -144,25 +145,35 @@ pub(crate) unsafe fn validate_small<V: Vector>(input: &[u8]) -> Result<(), usize
 
 /// [`validate`] for inputs of `V::HALVES_FROM` to `V::ALIGNED_FROM - 1` bytes: (AVX2) the
 /// short path in halves below `SHORT_BELOW` ([`validate_short`]), then the groups from the
-/// first byte ([`validate_groups`]). In a function of its own on the backends with
-/// `Vector::PATHS_OUT_OF_LINE`, so that the shorter inputs' function tests no length for
-/// the halves. On the backends whose `HALVES_FROM` and `ALIGNED_FROM` are `SHORT_BELOW`
-/// no input reaches it; it then takes the aligned path, which is right for every length
-/// from `SHORT_BELOW` on.
+/// first byte ([`validate_groups`]); (AVX-512, from `GROUPS_FROM_512`) the groups of
+/// [`validate_aligned`] for the inputs that have one group (a first block and the groups
+/// from the first 64-byte boundary: this function's name says where AVX2's groups start).
+/// In a function of its own on the backends with `Vector::PATHS_OUT_OF_LINE`, so that the
+/// shorter inputs' function tests no length for the halves (AVX2), and holds no more code
+/// than the short path's (AVX-512: with the groups from 448 bytes in it, inputs of 8-63
+/// bytes were 1.05-1.09x slower; and in `validate_aligned`'s function, those of 448-512
+/// bytes 1.10x slower than here: docs/PERFORMANCE.md, "AVX-512: groups of 4 blocks with a
+/// branch each from 448 bytes"). On the backends whose `HALVES_FROM` and `ALIGNED_FROM`
+/// are `SHORT_BELOW` no input reaches it; it then takes the aligned path, which is right
+/// for every length from `SHORT_BELOW` on.
 ///
 /// # Safety
 /// As for [`validate`]; `V::HALVES_FROM <= input.len() < V::ALIGNED_FROM`.
 #[inline(always)]
 pub(crate) unsafe fn validate_unaligned<V: Vector>(input: &[u8]) -> Result<(), usize> {
     // Only the groups of `validate_groups` start at the first byte, and they test every
-    // group's bit in one mask.
-    const { assert!(V::ALIGNED_FROM == SHORT_BELOW || V::GROUP_BRANCHES) };
+    // group's bit in one mask; AVX-512's groups here are those of `validate_aligned`,
+    // whose first group fits in every input from `HALVES_FROM` on.
+    const { assert!(V::ALIGNED_FROM == SHORT_BELOW || V::GROUP_BRANCHES || V::BYTES == REGISTER_512) };
     const { assert!(V::ALIGNED_FROM <= MASKED_BELOW) };
     const { assert!(3 * BLOCK < V::HALVES_FROM && V::HALVES_FROM <= SHORT_BELOW) };
+    const { assert!(V::BYTES != REGISTER_512 || (1 + MEDIUM_GROUP) * BLOCK <= V::HALVES_FROM) };
     debug_assert!((V::HALVES_FROM..V::ALIGNED_FROM).contains(&input.len()));
     // SAFETY: the caller guarantees the instruction set; the length as checked.
     unsafe {
-        if input.len() < SHORT_BELOW {
+        if V::BYTES == REGISTER_512 {
+            validate_groups::<V, MEDIUM_GROUP, true>(input)
+        } else if input.len() < SHORT_BELOW {
             validate_short::<V, true>(input)
         } else if V::GROUP_BRANCHES {
             validate_groups::<V, MEDIUM_GROUP, false>(input)
@@ -174,13 +185,12 @@ pub(crate) unsafe fn validate_unaligned<V: Vector>(input: &[u8]) -> Result<(), u
 
 /// [`validate`] for inputs of `V::ALIGNED_FROM` bytes and more: the medium path from the
 /// first 64-byte boundary (in a function of its own on the backends with
-/// `Vector::PATHS_OUT_OF_LINE`): below `MASKED_BELOW`, [`validate_groups`] on the backends
-/// with `Vector::GROUP_BRANCHES`, else groups of `MEDIUM_GROUP_512` blocks with 512-bit
-/// registers (eight registers a group, as AVX2's groups of `MEDIUM_GROUP` blocks have;
-/// shorter than the first such group, the short path): [`validate_groups`] from
-/// `GROUP_BRANCHES_FROM_512` to `GROUP_BRANCHES_BELOW_512`, [`validate_medium`] otherwise;
-/// from `MASKED_BELOW` on, `validate_medium` in groups of `MEDIUM_GROUP` blocks (AVX-512's
-/// whole files: see `crate::tiers::MEDIUM_GROUP_512`).
+/// `Vector::PATHS_OUT_OF_LINE`): [`validate_groups`] below `MASKED_BELOW` on the backends
+/// with `Vector::GROUP_BRANCHES` (AVX2) and below `GROUP_BRANCHES_BELOW_512` with 512-bit
+/// registers, [`validate_medium`] otherwise; in groups of `MEDIUM_GROUP` blocks, but
+/// `MEDIUM_GROUP_512` with 512-bit registers from `LARGE_GROUPS_FROM_512` to
+/// `MASKED_BELOW` (eight registers a group, as AVX2's groups of `MEDIUM_GROUP` blocks
+/// have; AVX-512's whole files: see `crate::tiers::MEDIUM_GROUP_512`).
 ///
 /// # Safety
 /// As for [`validate`]; `V::ALIGNED_FROM <= input.len()`.
@@ -190,15 +200,14 @@ pub(crate) unsafe fn validate_aligned<V: Vector>(input: &[u8]) -> Result<(), usi
     // SAFETY: the caller guarantees the instruction set and the length (SHORT_BELOW <=
     // V::ALIGNED_FROM).
     unsafe {
-        if V::GROUP_BRANCHES && input.len() < MASKED_BELOW {
-            validate_groups::<V, MEDIUM_GROUP, true>(input)
-        } else if V::BYTES == REGISTER_512 && input.len() < (1 + MEDIUM_GROUP_512) * BLOCK {
-            validate_short::<V, false>(input)
-        } else if V::BYTES == REGISTER_512
-            && (GROUP_BRANCHES_FROM_512..GROUP_BRANCHES_BELOW_512).contains(&input.len())
+        let len = input.len();
+        if (V::GROUP_BRANCHES && len < MASKED_BELOW)
+            || (V::BYTES == REGISTER_512 && len < LARGE_GROUPS_FROM_512)
         {
+            validate_groups::<V, MEDIUM_GROUP, true>(input)
+        } else if V::BYTES == REGISTER_512 && len < GROUP_BRANCHES_BELOW_512 {
             validate_groups::<V, MEDIUM_GROUP_512, true>(input)
-        } else if V::BYTES == REGISTER_512 && input.len() < MASKED_BELOW {
+        } else if V::BYTES == REGISTER_512 && len < MASKED_BELOW {
             validate_medium::<V, MEDIUM_GROUP_512>(input)
         } else {
             validate_medium::<V, MEDIUM_GROUP>(input)
@@ -206,9 +215,9 @@ pub(crate) unsafe fn validate_aligned<V: Vector>(input: &[u8]) -> Result<(), usi
     }
 }
 
-/// Inputs of `V::BYTES` to `SHORT_BELOW - 1` bytes (AVX-512: to the first group of its
-/// medium path, 575), with no per-block ASCII or error tests, which for a few blocks cost
-/// more than they save.
+/// Inputs of `V::BYTES` to `SHORT_BELOW - 1` bytes (AVX-512: to `GROUPS_FROM_512 - 1`,
+/// 447), with no per-block ASCII or error tests, which for a few blocks cost more than they
+/// save.
 ///
 /// 1. Above one block, if the first block is ASCII, one OR-reduction of the others (the
 ///    last one ending at the end, overlapping the one before it) lets ASCII through before
@@ -235,8 +244,8 @@ pub(crate) unsafe fn validate_aligned<V: Vector>(input: &[u8]) -> Result<(), usi
 /// 384-512 bytes with a few non-ASCII characters mostly has them in one half.
 ///
 /// # Safety
-/// As for [`validate`]; `V::BYTES <= input.len()`, and `input.len() < SHORT_BELOW` or (AVX-512)
-/// `input.len() < (1 + MEDIUM_GROUP_512) * BLOCK`; with `HALVES`, `3 * BLOCK < input.len()`.
+/// As for [`validate`]; `V::BYTES <= input.len() < SHORT_BELOW`; with `HALVES`,
+/// `3 * BLOCK < input.len()`.
 #[inline(always)]
 unsafe fn validate_short<V: Vector, const HALVES: bool>(input: &[u8]) -> Result<(), usize> {
     let len = input.len();
@@ -488,9 +497,10 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
 }
 
 /// Inputs of `SHORT_BELOW` to `MASKED_BELOW - 1` bytes on the backends with
-/// `Vector::GROUP_BRANCHES` (AVX2), in groups of `G` = `MEDIUM_GROUP` blocks, and AVX-512's
-/// of `GROUP_BRANCHES_FROM_512` to `GROUP_BRANCHES_BELOW_512 - 1` bytes, in groups of `G` =
-/// `MEDIUM_GROUP_512`: from the first byte below `Vector::ALIGNED_FROM` (`ALIGNED` false;
+/// `Vector::GROUP_BRANCHES` (AVX2), and AVX-512's of `GROUPS_FROM_512` to
+/// `GROUP_BRANCHES_BELOW_512 - 1` bytes, in groups of `G` = `MEDIUM_GROUP` blocks (AVX-512
+/// from `LARGE_GROUPS_FROM_512`: `MEDIUM_GROUP_512`): from
+/// the first byte below `Vector::ALIGNED_FROM` (`ALIGNED` false;
 /// AVX2 only); else a first block and the groups from the first 64-byte boundary, as in
 /// [`validate_medium`]. Then the rest: in the registers that end at the end of the input,
 /// except AVX-512's from the first 64-byte boundary, in registers from where the groups
@@ -516,8 +526,9 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
 /// a step, so that an ASCII group costs one instruction.
 ///
 /// # Safety
-/// As for [`validate`]; `SHORT_BELOW <= input.len() < MASKED_BELOW` and
-/// `(1 + G) * BLOCK <= input.len()`; where not `ALIGNED`, `input.len() < V::ALIGNED_FROM`.
+/// As for [`validate`]; `SHORT_BELOW <= input.len() < MASKED_BELOW` (AVX-512:
+/// `GROUPS_FROM_512 <= input.len()`) and `(1 + G) * BLOCK <= input.len()`; where not
+/// `ALIGNED`, `input.len() < V::ALIGNED_FROM`.
 #[inline(always)]
 unsafe fn validate_groups<V: Vector, const G: usize, const ALIGNED: bool>(
     input: &[u8],
@@ -531,7 +542,8 @@ unsafe fn validate_groups<V: Vector, const G: usize, const ALIGNED: bool>(
     };
     let len = input.len();
     let ptr = input.as_ptr();
-    debug_assert!((SHORT_BELOW..MASKED_BELOW).contains(&len) && (1 + G) * BLOCK <= len);
+    debug_assert!(len < MASKED_BELOW && (1 + G) * BLOCK <= len);
+    debug_assert!(SHORT_BELOW <= len || V::BYTES == REGISTER_512);
     debug_assert!(ALIGNED || len < V::ALIGNED_FROM);
     // SAFETY: the caller guarantees the instruction set; len > BLOCK >= V::BYTES.
     let (t, zero) = unsafe { (Tables::<V>::new(), V::splat(0)) };

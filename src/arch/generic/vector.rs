@@ -54,7 +54,8 @@ pub(crate) trait Vector: Copy {
     /// the short path, and from `SHORT_BELOW` (AVX2 only) the medium path's groups from the
     /// first byte; longer ones the medium path from the first 64-byte boundary (see
     /// `crate::tiers`). Where [`Self::PATHS_OUT_OF_LINE`], the two are functions of their
-    /// own.
+    /// own. (AVX-512's is where its inputs with one group end: `schedule::validate_unaligned`
+    /// takes those, in its function.)
     const ALIGNED_FROM: usize = crate::tiers::SHORT_BELOW;
 
     /// Inputs from this up to `SHORT_BELOW - 1` bytes take the short path with its ASCII
@@ -62,7 +63,8 @@ pub(crate) trait Vector: Copy {
     /// no aligned head where [`Self::PATHS_OUT_OF_LINE`], so that shorter inputs run no
     /// test of their length for it; `SHORT_BELOW` (none) by default, AVX2's
     /// `tiers::SHORT_HALVES_FROM_256`. Measured per backend (docs/PERFORMANCE.md, "Per
-    /// call").
+    /// call"). On AVX-512, where the short path ends: `tiers::GROUPS_FROM_512`, from where
+    /// `schedule::validate_unaligned` takes its first groups.
     const HALVES_FROM: usize = crate::tiers::SHORT_BELOW;
 
     /// Whether a backend's entries (`validate`, `is_valid`) jump to a function of its own
@@ -83,7 +85,7 @@ pub(crate) trait Vector: Copy {
     /// test comes first (`schedule::validate_medium`). Measured per backend: on AVX2 it
     /// made messages of mixed text 8-10 % faster, on AVX-512 it made those of ASCII text
     /// 10 % slower (docs/PERFORMANCE.md, "Per call"). `false` by default. (AVX-512 takes
-    /// the same groups, with its aligned rest, from `tiers::GROUP_BRANCHES_FROM_512` to
+    /// the same groups, with its aligned rest, from `tiers::GROUPS_FROM_512` to
     /// `tiers::GROUP_BRANCHES_BELOW_512` only.)
     const GROUP_BRANCHES: bool = false;
 
