@@ -7,7 +7,8 @@
 //!             |     |     |           |           |       |                  |        |
 //! 128-bit     word  | packed | short path                 | medium path, aligned      | main loop
 //! AVX2        word  | 128 | two 16 B  | short path (384: in halves) | groups, byte 0 | aligned | main loop
-//! AVX-512     word  | one masked load -----------| short path (to 447) | groups (to 8 KiB; 4 blocks each, 8 from 1 KiB) | medium path, aligned
+//! AVX-512     word  | one masked load -----------| short path (to 447) | groups (to 8 KiB) | medium, aligned
+//!                                                      (groups of 4 blocks; of 8 from 1 KiB)
 //!
 //! word: inputs under `WORD_BELOW` never reach a backend (`crate::word`, from
 //! `crate::engine`); the paths here still take them correctly.
@@ -47,11 +48,12 @@
 //!   ([`validate_short`]).
 //! - *Groups* of `MEDIUM_GROUP` blocks above that (AVX-512 from 1 KiB below
 //!   `MASKED_BELOW`: `MEDIUM_GROUP_512`; eight registers either way), on 64-byte
-//!   boundaries of memory, one ASCII test each; their number, and the rest's registers, depend on the length only
-//!   ([`validate_medium`]). Below `MASKED_BELOW`, every group is tested before any of
-//!   their branches is taken, so that a wrong guess is found as soon as it is made, and
-//!   an input that is all ASCII takes one branch and none of the rest; on AVX-512 there, a
-//!   first block that is not ASCII sends the whole input through one pass instead.
+//!   boundaries of memory, one ASCII test each; their number, and the rest's registers,
+//!   depend on the length only ([`validate_medium`]). Below `MASKED_BELOW`, every group is
+//!   tested before any of their branches is taken, so that a wrong guess is found as soon
+//!   as it is made, and an input that is all ASCII takes one branch and none of the rest;
+//!   on AVX-512 there, a first block that is not ASCII sends the whole input through one
+//!   pass instead.
 //! - *A branch per group* on AVX2 (`Vector::GROUP_BRANCHES`, [`validate_groups`]), and on
 //!   AVX-512 from `GROUPS_FROM_512` to `GROUP_BRANCHES_BELOW_512`: no branch on
 //!   the whole input (on mixed text, whether a whole message is ASCII is the coin); below
@@ -117,9 +119,8 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
 }
 
 /// [`validate`] for inputs shorter than `V::HALVES_FROM` (`SHORT_BELOW` but on AVX2 and
-/// AVX-512): one
-/// register (of `V::Narrow` where the input is shorter than one of those) or the short
-/// path. In a function of its own on the backends with `Vector::PATHS_OUT_OF_LINE`, so
+/// AVX-512): one register (of `V::Narrow` where the input is shorter than one of those) or
+/// the short path. In a function of its own on the backends with `Vector::PATHS_OUT_OF_LINE`, so
 /// that the medium path's code does not move it about (where the short path lay in the
 /// function that also held AVX2's groups from the first byte, a change to those made
 /// inputs of 8-64 bytes up to 1.2x slower or faster than others: docs/PERFORMANCE.md, "Per
