@@ -75,9 +75,10 @@ pub const REGISTER_512: usize = 64;
 
 /// Inputs shorter than this (up to 512 bytes) take the short path: straight through their
 /// registers, with an ASCII test of the first block and then of the others, and no
-/// per-block tests; on AVX-512 only those shorter than `GROUPS_FROM_512`. Must be more than `(1 + MEDIUM_GROUP) * BLOCK` (the
-/// medium path of the 128- and 256-bit backends runs at least one group) and at least
-/// `2 * BLOCK` (the main loop's overlapping last block reads the register before it).
+/// per-block tests; on AVX-512 only those shorter than `GROUPS_FROM_512`. Must be more
+/// than `(1 + MEDIUM_GROUP) * BLOCK` (the medium path of the 128- and 256-bit backends runs
+/// at least one group) and at least `2 * BLOCK` (the main loop's overlapping last block
+/// reads the register before it).
 pub const SHORT_BELOW: usize = 8 * BLOCK + 1;
 
 /// AVX2 inputs of this up to `SHORT_BELOW - 1` bytes take the short path with its ASCII
@@ -125,6 +126,15 @@ pub const MEDIUM_UNALIGNED_BELOW: usize = 1536;
 /// 0.88-0.97x the time at 448-1,023 bytes, other text 0.98-1.03x (docs/PERFORMANCE.md,
 /// "AVX-512: groups of 4 blocks with a branch each from 448 bytes").
 pub const GROUPS_FROM_512: usize = 7 * BLOCK;
+
+/// AVX-512 inputs of `GROUPS_FROM_512` bytes up to this one less (575) have one group of
+/// `MEDIUM_GROUP` blocks after their first block; they take the groups in a function of
+/// their own (`arch::generic::schedule::validate_unaligned`'s: AVX-512's
+/// `Vector::HALVES_FROM` and `ALIGNED_FROM`), longer ones in `validate_aligned`'s. In the
+/// short path's function, inputs of 8-63 bytes were 1.05-1.09x slower; in
+/// `validate_aligned`'s, those of 448-512 bytes 1.10x (docs/PERFORMANCE.md, "AVX-512:
+/// groups of 4 blocks with a branch each from 448 bytes").
+pub const ONE_GROUP_BELOW_512: usize = (1 + 2 * MEDIUM_GROUP) * BLOCK;
 
 /// From here (1 KiB) AVX-512's groups with a branch each have `MEDIUM_GROUP_512` blocks,
 /// below it `MEDIUM_GROUP`. Groups of 4 blocks at 1-8 KiB too were 0.94-0.96x the time on
@@ -249,7 +259,8 @@ const _: () = assert!(MEDIUM_GROUP >= 1 && MEDIUM_GROUP_512 >= 1);
 const _: () = assert!(
     GROUPS_FROM_512 >= (1 + MEDIUM_GROUP) * BLOCK
         && GROUPS_FROM_512 <= SHORT_BELOW
-        && GROUPS_FROM_512 <= LARGE_GROUPS_FROM_512
+        && GROUPS_FROM_512 < ONE_GROUP_BELOW_512
+        && ONE_GROUP_BELOW_512 <= LARGE_GROUPS_FROM_512
         && LARGE_GROUPS_FROM_512 >= (1 + MEDIUM_GROUP_512) * BLOCK
         && LARGE_GROUPS_FROM_512 <= GROUP_BRANCHES_BELOW_512
         && GROUP_BRANCHES_BELOW_512 <= MASKED_BELOW

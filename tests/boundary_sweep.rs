@@ -39,8 +39,8 @@ use vutf8::tiers::{
     ASCII_SKIP_BLOCKS, ASCII_SKIP_BLOCKS_256, BLOCK, GROUPS_FROM_512, GROUP_BRANCHES_BELOW_512,
     LARGE_GROUPS_FROM_512, LOCATE_SCALAR_BELOW, LOOP_GROUP, MASKED_BELOW, MEDIUM_BELOW,
     MEDIUM_GROUP, MEDIUM_GROUP_512, MEDIUM_LONG_ERROR_TEST, MEDIUM_LONG_FIRST_TEST,
-    MEDIUM_UNALIGNED_BELOW, REGISTER_128, REGISTER_256, REGISTER_512, SHORT_BELOW,
-    SHORT_HALVES_FROM_256, WORD_BELOW,
+    MEDIUM_UNALIGNED_BELOW, ONE_GROUP_BELOW_512, REGISTER_128, REGISTER_256, REGISTER_512,
+    SHORT_BELOW, SHORT_HALVES_FROM_256, WORD_BELOW,
 };
 use vutf8::{Backend, ErrorKind, Utf8Error, Validator};
 
@@ -154,10 +154,11 @@ const MAX_SHORT: usize = {
         MEDIUM_UNALIGNED_BELOW + after
     }
 };
-// AVX-512's groups with a branch each start, and gain their second and third group (where
-// their first function hands over to the next: `BLOCK + 2 * GROUP`), within the lengths
-// swept.
+// AVX-512's groups with a branch each start, and gain their second and third group (the
+// second where their first function hands over to the next, `ONE_GROUP_BELOW_512`), within
+// the lengths swept.
 const _: () = assert!(ALL_UP_TO < GROUPS_FROM_512 && BLOCK + 3 * GROUP + 3 < MAX_SHORT);
+const _: () = assert!(ONE_GROUP_BELOW_512 == BLOCK + 2 * GROUP);
 // Its groups of `MEDIUM_GROUP_512` blocks start, and gain their second, within them too.
 const _: () = assert!(
     LARGE_GROUPS_FROM_512 + 3 < MAX_SHORT
@@ -218,6 +219,7 @@ fn edges() -> Vec<usize> {
         SECOND_GROUP + BLOCK,
         GROUPS_FROM_512 - 1,
         GROUPS_FROM_512,
+        ONE_GROUP_BELOW_512,
         LARGE_GROUPS_FROM_512,
         BLOCK + 2 * GROUP_512,
         3 * GROUP,
@@ -700,12 +702,12 @@ fn every_tier_is_swept() {
         ),
         (
             "a branch per group (AVX-512), one group, an error in the rest",
-            |len, o| (GROUPS_FROM_512..BLOCK + 2 * GROUP).contains(&len) && o >= BLOCK + GROUP,
+            |len, o| (GROUPS_FROM_512..ONE_GROUP_BELOW_512).contains(&len) && o >= BLOCK + GROUP,
         ),
         (
             "a branch per group (AVX-512), two groups or more, an error in a later group",
             |len, o| {
-                (BLOCK + 2 * GROUP..GROUP_BRANCHES_BELOW_512).contains(&len)
+                (ONE_GROUP_BELOW_512..GROUP_BRANCHES_BELOW_512).contains(&len)
                     && (BLOCK + GROUP..len - GROUP).contains(&o)
             },
         ),

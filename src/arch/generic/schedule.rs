@@ -120,8 +120,9 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
 
 /// [`validate`] for inputs shorter than `V::HALVES_FROM` (`SHORT_BELOW` but on AVX2 and
 /// AVX-512): one register (of `V::Narrow` where the input is shorter than one of those) or
-/// the short path. In a function of its own on the backends with `Vector::PATHS_OUT_OF_LINE`, so
-/// that the medium path's code does not move it about (where the short path lay in the
+/// the short path. In a function of its own on the backends with
+/// `Vector::PATHS_OUT_OF_LINE`, so that the medium path's code does not move it about
+/// (where the short path lay in the
 /// function that also held AVX2's groups from the first byte, a change to those made
 /// inputs of 8-64 bytes up to 1.2x slower or faster than others: docs/PERFORMANCE.md, "Per
 /// call").
@@ -151,10 +152,8 @@ pub(crate) unsafe fn validate_small<V: Vector>(input: &[u8]) -> Result<(), usize
 /// from the first 64-byte boundary: this function's name says where AVX2's groups start).
 /// In a function of its own on the backends with `Vector::PATHS_OUT_OF_LINE`, so that the
 /// shorter inputs' function tests no length for the halves (AVX2), and holds no more code
-/// than the short path's (AVX-512: with the groups from 448 bytes in it, inputs of 8-63
-/// bytes were 1.05-1.09x slower; and in `validate_aligned`'s function, those of 448-512
-/// bytes 1.10x slower than here: docs/PERFORMANCE.md, "AVX-512: groups of 4 blocks with a
-/// branch each from 448 bytes"). On the backends whose `HALVES_FROM` and `ALIGNED_FROM`
+/// than the short path's (AVX-512: `crate::tiers::ONE_GROUP_BELOW_512` says what each
+/// other place cost). On the backends whose `HALVES_FROM` and `ALIGNED_FROM`
 /// are `SHORT_BELOW` no input reaches it; it then takes the aligned path, which is right
 /// for every length from `SHORT_BELOW` on.
 ///
@@ -500,10 +499,9 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
 /// Inputs of `SHORT_BELOW` to `MASKED_BELOW - 1` bytes on the backends with
 /// `Vector::GROUP_BRANCHES` (AVX2), and AVX-512's of `GROUPS_FROM_512` to
 /// `GROUP_BRANCHES_BELOW_512 - 1` bytes, in groups of `G` = `MEDIUM_GROUP` blocks (AVX-512
-/// from `LARGE_GROUPS_FROM_512`: `MEDIUM_GROUP_512`): from
-/// the first byte below `Vector::ALIGNED_FROM` (`ALIGNED` false;
-/// AVX2 only); else a first block and the groups from the first 64-byte boundary, as in
-/// [`validate_medium`]. Then the rest: in the registers that end at the end of the input,
+/// from `LARGE_GROUPS_FROM_512`: `MEDIUM_GROUP_512`): from the first byte below
+/// `Vector::ALIGNED_FROM` (`ALIGNED` false; AVX2 only); else a first block and the groups
+/// from the first 64-byte boundary, as in [`validate_medium`]. Then the rest: in the registers that end at the end of the input,
 /// except AVX-512's from the first 64-byte boundary, in registers from where the groups
 /// end, the last clamped to end at the end (counted from the end, each of its 64-byte loads
 /// straddled a cache line, and messages all ASCII lost 3-10 %; AVX2's 32-byte loads

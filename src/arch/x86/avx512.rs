@@ -91,14 +91,11 @@ impl<const VBMI: bool> Vector for Avx512Vector<VBMI> {
         Self(unsafe { _mm512_loadu_si512(ptr.cast()) })
     }
     const MEDIUM_BELOW: usize = crate::tiers::MEDIUM_BELOW_512;
-    // The short path ends at `GROUPS_FROM_512`; the groups of the inputs that have one
-    // group (a first block and one group of `MEDIUM_GROUP` blocks from the first 64-byte
-    // boundary: up to `(1 + 2 * MEDIUM_GROUP) * BLOCK - 1`, 575 bytes) in the function of
-    // `schedule::validate_unaligned`, longer ones in `validate_aligned`'s: neither the short
-    // path's function nor the longer groups' held them as fast (docs/PERFORMANCE.md,
-    // "AVX-512: groups of 4 blocks with a branch each from 448 bytes").
+    // The short path ends at `GROUPS_FROM_512`; the inputs with one group take the groups
+    // in the function of `schedule::validate_unaligned`, longer ones in `validate_aligned`'s
+    // (see `crate::tiers::ONE_GROUP_BELOW_512`).
     const HALVES_FROM: usize = crate::tiers::GROUPS_FROM_512;
-    const ALIGNED_FROM: usize = (1 + 2 * crate::tiers::MEDIUM_GROUP) * crate::tiers::BLOCK;
+    const ALIGNED_FROM: usize = crate::tiers::ONE_GROUP_BELOW_512;
     // Each path in a function of its own, so that the short path's timing does not move
     // with the medium path's code (`Vector::PATHS_OUT_OF_LINE`).
     const PATHS_OUT_OF_LINE: bool = true;
