@@ -17,7 +17,7 @@
 //! | `len < REGISTER_256` (32)          | one register from two 16-byte loads, zeros after the input  | AVX2            |
 //! | `len < REGISTER_512` (64)          | one register from one masked load, zeros after the input    | AVX-512         |
 //! | `len < SHORT_BELOW` (513; AVX-512: `GROUPS_FROM_512`, 448) | the short path: straight through the registers, above one block an ASCII test of the first block and then of the others, no per-block tests (AVX2 from `SHORT_HALVES_FROM_256`, 384: the others' test in two halves, and where one half is ASCII only the other's registers checked) | all vector ones |
-//! | `len < GROUP_BRANCHES_BELOW_512` (8 KiB; from `GROUPS_FROM_512`, 448) | the first block, then groups of `MEDIUM_GROUP` (4; from `LARGE_GROUPS_FROM_512`, 1 KiB: `MEDIUM_GROUP_512`, 8) blocks from the first 64-byte boundary, one ASCII test each, all tested before the first branch, then one branch per group and none on the whole input (a first block that is not ASCII: every group through one pass with no ASCII test); the rest in registers from where the groups end, the last clamped to end at the end | AVX-512 |
+//! | `len < GROUP_BRANCHES_BELOW_512` (8 KiB; from `GROUPS_FROM_512`, 448) | the first block, then groups of `MEDIUM_GROUP` (4; from `LARGE_GROUPS_FROM_512`, 1 KiB: `MEDIUM_GROUP_512`, 8) blocks from the first 64-byte boundary, as many as leave the rest one whole block or more, one ASCII test each, all tested before the first branch, then one branch per group and none on the whole input (a first block that is not ASCII: every group through one pass with no ASCII test); the rest in registers from where the groups end, the last clamped to end at the end | AVX-512 |
 //! | `len < MEDIUM_UNALIGNED_BELOW` (1.5 KiB) | groups from the first byte: a first block that is not ASCII sends every group through one pass with no ASCII test; otherwise groups of `MEDIUM_GROUP` (4) blocks, one ASCII test each, all tested before the first branch, then one branch per group and none on the whole input; the rest in registers ending at the end | AVX2 |
 //! | `len < MEDIUM_BELOW` (16 KiB; AVX-512: no limit, `MEDIUM_BELOW_512`) | the medium path from the first 64-byte boundary: the first block, then groups of `MEDIUM_GROUP` (4; AVX-512 below `MASKED_BELOW`: `MEDIUM_GROUP_512`, 8) blocks from the boundary, one ASCII test each (below `MASKED_BELOW`, 16 KiB, every group, the first block and the rest tested before the first branch: an input all ASCII is valid at once, except with AVX2, which branches on each group as above; with AVX2 and AVX-512, a first block that is not ASCII sends every group through one pass with no ASCII test), the rest in registers ending at the end, the error tested at the end (from `MASKED_BELOW`, after `MEDIUM_LONG_FIRST_TEST` groups, then every `MEDIUM_LONG_ERROR_TEST`, an error saying where the span that failed starts) | all vector ones |
 //! | otherwise                          | the main loop: groups of `LOOP_GROUP` (8) blocks of `BLOCK` (64) bytes between error tests, then single blocks, then the last `BLOCK` bytes re-checked, overlapping | all but AVX-512 |
@@ -127,14 +127,17 @@ pub const MEDIUM_UNALIGNED_BELOW: usize = 1536;
 /// "AVX-512: groups of 4 blocks with a branch each from 448 bytes").
 pub const GROUPS_FROM_512: usize = 7 * BLOCK;
 
-/// AVX-512 inputs of `GROUPS_FROM_512` bytes up to this one less (575) have one group of
-/// `MEDIUM_GROUP` blocks after their first block; they take the groups in a function of
-/// their own (`arch::generic::schedule::validate_unaligned`'s: AVX-512's
+/// AVX-512 inputs of `GROUPS_FROM_512` bytes up to this one less (639) have one group of
+/// `MEDIUM_GROUP` blocks after their first block (AVX-512's groups leave the rest one whole
+/// block or more, `arch::generic::schedule::validate_groups`); they take the groups in a
+/// function of their own (`arch::generic::schedule::validate_unaligned`'s: AVX-512's
 /// `Vector::HALVES_FROM` and `ALIGNED_FROM`), longer ones in `validate_aligned`'s. In the
 /// short path's function, inputs of 8-63 bytes were 1.05-1.09x slower; in
 /// `validate_aligned`'s, those of 448-512 bytes 1.10x (docs/PERFORMANCE.md, "AVX-512:
-/// groups of 4 blocks with a branch each from 448 bytes").
-pub const ONE_GROUP_BELOW_512: usize = (1 + 2 * MEDIUM_GROUP) * BLOCK;
+/// groups of 4 blocks with a branch each from 448 bytes"); with this function for every
+/// input of up to 1 KiB, those of 448-639 bytes 1.07x (docs/PERFORMANCE.md, "AVX-512: the
+/// groups leave the rest a whole block").
+pub const ONE_GROUP_BELOW_512: usize = (2 + 2 * MEDIUM_GROUP) * BLOCK;
 
 /// From here (1 KiB) AVX-512's groups with a branch each have `MEDIUM_GROUP_512` blocks,
 /// below it `MEDIUM_GROUP`. Groups of 4 blocks at 1-8 KiB too were 0.94-0.96x the time on
@@ -257,11 +260,11 @@ const _: () = assert!(SHORT_BELOW >= 2 * BLOCK && SHORT_BELOW > (1 + MEDIUM_GROU
 const _: () = assert!(MEDIUM_BELOW >= SHORT_BELOW);
 const _: () = assert!(MEDIUM_GROUP >= 1 && MEDIUM_GROUP_512 >= 1);
 const _: () = assert!(
-    GROUPS_FROM_512 >= (1 + MEDIUM_GROUP) * BLOCK
+    GROUPS_FROM_512 >= (2 + MEDIUM_GROUP) * BLOCK
         && GROUPS_FROM_512 <= SHORT_BELOW
         && GROUPS_FROM_512 < ONE_GROUP_BELOW_512
         && ONE_GROUP_BELOW_512 <= LARGE_GROUPS_FROM_512
-        && LARGE_GROUPS_FROM_512 >= (1 + MEDIUM_GROUP_512) * BLOCK
+        && LARGE_GROUPS_FROM_512 >= (2 + MEDIUM_GROUP_512) * BLOCK
         && LARGE_GROUPS_FROM_512 <= GROUP_BRANCHES_BELOW_512
         && GROUP_BRANCHES_BELOW_512 <= MASKED_BELOW
 );

@@ -154,16 +154,17 @@ const MAX_SHORT: usize = {
         MEDIUM_UNALIGNED_BELOW + after
     }
 };
-// AVX-512's groups with a branch each start, and gain their second and third group (the
-// second where their first function hands over to the next, `ONE_GROUP_BELOW_512`), within
-// the lengths swept.
-const _: () = assert!(ALL_UP_TO < GROUPS_FROM_512 && BLOCK + 3 * GROUP + 3 < MAX_SHORT);
-const _: () = assert!(ONE_GROUP_BELOW_512 == BLOCK + 2 * GROUP);
+// AVX-512's groups with a branch each start, and gain their second and third group (which
+// leave the rest one whole block or more: at `2 * BLOCK + k * GROUP`; the second where
+// their first function hands over to the next, `ONE_GROUP_BELOW_512`), within the lengths
+// swept.
+const _: () = assert!(ALL_UP_TO < GROUPS_FROM_512 && 2 * BLOCK + 3 * GROUP + 3 < MAX_SHORT);
+const _: () = assert!(ONE_GROUP_BELOW_512 == 2 * BLOCK + 2 * GROUP);
 // Its groups of `MEDIUM_GROUP_512` blocks start, and gain their second, within them too.
 const _: () = assert!(
     LARGE_GROUPS_FROM_512 + 3 < MAX_SHORT
-        && LARGE_GROUPS_FROM_512 < BLOCK + 2 * GROUP_512
-        && BLOCK + 2 * GROUP_512 + 3 < MAX_SHORT
+        && LARGE_GROUPS_FROM_512 < 2 * BLOCK + 2 * GROUP_512
+        && 2 * BLOCK + 2 * GROUP_512 + 3 < MAX_SHORT
 );
 
 /// The long inputs: the longest of AVX-512's groups with a branch each
@@ -199,8 +200,9 @@ fn halves_at(len: usize) -> usize {
 /// to test it in halves, and its last length), the medium path's first length and the
 /// lengths where its number of groups changes (which are also where the main loop of a
 /// long input reaches its first and second group), where AVX-512's short path hands over to
-/// its groups with a branch each (`GROUPS_FROM_512`), where those become groups of 8 blocks
-/// (`LARGE_GROUPS_FROM_512`) and gain their second, and AVX2's groups from the first byte
+/// its groups with a branch each (`GROUPS_FROM_512`), where those gain their second and
+/// third group, where they become groups of 8 blocks (`LARGE_GROUPS_FROM_512`) and gain
+/// their second, and AVX2's groups from the first byte
 /// (a group more at each multiple of a group; their last length).
 /// Lengths within 3 bytes of each are swept.
 fn edges() -> Vec<usize> {
@@ -220,8 +222,9 @@ fn edges() -> Vec<usize> {
         GROUPS_FROM_512 - 1,
         GROUPS_FROM_512,
         ONE_GROUP_BELOW_512,
+        2 * BLOCK + 3 * GROUP,
         LARGE_GROUPS_FROM_512,
-        BLOCK + 2 * GROUP_512,
+        2 * BLOCK + 2 * GROUP_512,
         3 * GROUP,
         MEDIUM_UNALIGNED_BELOW,
     ]
@@ -714,13 +717,13 @@ fn every_tier_is_swept() {
         (
             "groups of 8 blocks (AVX-512), an error in a later group",
             |len, o| {
-                (LARGE_GROUPS_FROM_512..GROUP_BRANCHES_BELOW_512).contains(&len)
-                    && (BLOCK + GROUP_512..len - GROUP_512).contains(&o)
+                (2 * BLOCK + 2 * GROUP_512..GROUP_BRANCHES_BELOW_512).contains(&len)
+                    && (BLOCK + GROUP_512..len - 2 * BLOCK).contains(&o)
             },
         ),
         (
             "groups of 8 blocks (AVX-512), one more group than a byte shorter",
-            |len, _| len > LARGE_GROUPS_FROM_512 && (len - BLOCK).is_multiple_of(GROUP_512),
+            |len, _| len > LARGE_GROUPS_FROM_512 && (len - 2 * BLOCK).is_multiple_of(GROUP_512),
         ),
         (
             "a branch per group (AVX-512), its longest input, an error in the rest",

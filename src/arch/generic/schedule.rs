@@ -526,8 +526,8 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
 ///
 /// # Safety
 /// As for [`validate`]; `SHORT_BELOW <= input.len() < MASKED_BELOW` (AVX-512:
-/// `GROUPS_FROM_512 <= input.len()`) and `(1 + G) * BLOCK <= input.len()`; where not
-/// `ALIGNED`, `input.len() < V::ALIGNED_FROM`.
+/// `GROUPS_FROM_512 <= input.len()`) and `(1 + G) * BLOCK <= input.len()` (AVX-512: `(2 +
+/// G) * BLOCK`); where not `ALIGNED`, `input.len() < V::ALIGNED_FROM`.
 #[inline(always)]
 unsafe fn validate_groups<V: Vector, const G: usize, const ALIGNED: bool>(
     input: &[u8],
@@ -542,6 +542,7 @@ unsafe fn validate_groups<V: Vector, const G: usize, const ALIGNED: bool>(
     let len = input.len();
     let ptr = input.as_ptr();
     debug_assert!(len < MASKED_BELOW && (1 + G) * BLOCK <= len);
+    debug_assert!(V::BYTES != REGISTER_512 || (2 + G) * BLOCK <= len);
     debug_assert!(SHORT_BELOW <= len || V::BYTES == REGISTER_512);
     debug_assert!(ALIGNED || len < V::ALIGNED_FROM);
     // SAFETY: the caller guarantees the instruction set; len > BLOCK >= V::BYTES.
@@ -553,7 +554,17 @@ unsafe fn validate_groups<V: Vector, const G: usize, const ALIGNED: bool>(
     } else {
         (0, 0)
     };
-    let groups = (len - if ALIGNED { BLOCK } else { 0 }) / (G * BLOCK);
+    // AVX-512's groups leave the rest one whole block or more (fewer than `G + 2`), under
+    // one ASCII test, where a rest of a few bytes was a register and a branch more: with
+    // the inputs of one group (448-639 bytes, `tiers::ONE_GROUP_BELOW_512`) in their own
+    // function, English HTML at 576-639 bytes took 0.91-0.95x the time, other text
+    // 0.96-0.98x (docs/PERFORMANCE.md, "AVX-512: the groups leave the rest a whole block").
+    let groups = if ALIGNED && V::BYTES == REGISTER_512 {
+        (len - 2 * BLOCK) / (G * BLOCK)
+    } else {
+        (len - if ALIGNED { BLOCK } else { 0 }) / (G * BLOCK)
+    };
+    debug_assert!(groups >= 1);
     let rest = (len - min_head - groups * G * BLOCK).div_ceil(V::BYTES);
     // The rest's registers: with registers of a whole block (AVX-512) where `ALIGNED`,
     // from where the groups end (`rest_at`, 3 bytes in or more), the last ones clamped to
