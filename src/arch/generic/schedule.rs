@@ -163,11 +163,12 @@ pub(crate) unsafe fn validate_small<V: Vector>(input: &[u8]) -> Result<(), usize
 pub(crate) unsafe fn validate_unaligned<V: Vector>(input: &[u8]) -> Result<(), usize> {
     // Only the groups of `validate_groups` start at the first byte, and they test every
     // group's bit in one mask; AVX-512's groups here are those of `validate_aligned`,
-    // whose first group fits in every input from `HALVES_FROM` on.
+    // whose first group, with the whole block it leaves to the rest, fits in every input
+    // from `HALVES_FROM` on.
     const { assert!(V::ALIGNED_FROM == SHORT_BELOW || V::GROUP_BRANCHES || V::BYTES == REGISTER_512) };
     const { assert!(V::ALIGNED_FROM <= MASKED_BELOW) };
     const { assert!(3 * BLOCK < V::HALVES_FROM && V::HALVES_FROM <= SHORT_BELOW) };
-    const { assert!(V::BYTES != REGISTER_512 || (1 + MEDIUM_GROUP) * BLOCK <= V::HALVES_FROM) };
+    const { assert!(V::BYTES != REGISTER_512 || (2 + MEDIUM_GROUP) * BLOCK <= V::HALVES_FROM) };
     debug_assert!((V::HALVES_FROM..V::ALIGNED_FROM).contains(&input.len()));
     // SAFETY: the caller guarantees the instruction set; the length as checked.
     unsafe {
