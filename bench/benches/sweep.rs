@@ -36,7 +36,10 @@
 //! `--step N` (the sizes: default every size from 1 to 4160); `--kinds fr,zh` (default all:
 //! `fr`, `en-html`, `ru`, `zh`, `fr-invalid`); `--backend NAME` (vutf8 through
 //! `Backend::is_valid` on that backend instead of the public `is_valid`); `--no-plot`;
-//! `--dir DIR` (the corpus, default `target/real-corpus`).
+//! `--dir DIR` (the corpus, default `target/real-corpus`); `--csv FILE` (where the samples
+//! go, default `target/sweep/<build>.csv`; relative paths from the workspace's root, as for
+//! `--dir`). On a machine of many cores, `scripts/sweep-cores.sh` runs one process per kind
+//! and build at once, and `scripts/sweep-median.py` reads several runs' CSVs.
 
 mod support;
 
@@ -177,6 +180,7 @@ struct Options {
     kinds: Vec<&'static Kind>,
     plot: bool,
     dir: PathBuf,
+    csv: Option<PathBuf>,
 }
 
 fn options() -> Options {
@@ -188,6 +192,7 @@ fn options() -> Options {
         kinds: KINDS.iter().collect(),
         plot: true,
         dir: Path::new(support::WORKSPACE).join("target/real-corpus"),
+        csv: None,
     };
     let mut args = std::env::args().skip(1);
     let number = |v: Option<String>, what: &str| -> usize {
@@ -202,6 +207,9 @@ fn options() -> Options {
             "--step" => o.step = number(args.next(), "--step").max(1),
             "--no-plot" => o.plot = false,
             "--dir" => o.dir = Path::new(support::WORKSPACE).join(args.next().expect("--dir DIR")),
+            "--csv" => {
+                o.csv = Some(Path::new(support::WORKSPACE).join(args.next().expect("--csv FILE")))
+            }
             "--kinds" => {
                 let names = args.next().expect("--kinds a,b");
                 o.kinds = names
@@ -587,7 +595,7 @@ fn write_csv(path: &Path, kinds: &[&Kind], all: &[Vec<Row>]) {
             s.push('\n');
         }
     }
-    std::fs::create_dir_all(path.parent().unwrap()).expect("create target/sweep");
+    std::fs::create_dir_all(path.parent().unwrap()).expect("create the CSV's folder");
     std::fs::write(path, s).expect("write the CSV");
 }
 
@@ -723,7 +731,10 @@ fn main() {
         report(kind, &rows);
         all.push(rows);
     }
-    let csv = Path::new(support::WORKSPACE).join(format!("target/sweep/{build}.csv"));
+    let csv = o
+        .csv
+        .clone()
+        .unwrap_or_else(|| Path::new(support::WORKSPACE).join(format!("target/sweep/{build}.csv")));
     write_csv(&csv, &o.kinds, &all);
     println!("\nevery sample: {}", csv.display());
     if o.plot {
