@@ -52,8 +52,7 @@ pids=()
 for bin in "${bins[@]}"; do
     name=$(basename "$bin")
     for kind in "${kinds[@]}"; do
-        core=$((1 + i % (cores > 1 ? cores - 1 : 1)))
-        [ "$cores" -gt 1 ] || core=0
+        if [ "$cores" -gt 1 ]; then core=$((1 + i % (cores - 1))); else core=0; fi
         ${pin[@]:+"${pin[@]}" "$core"} "$bin" --no-plot --kinds "$kind" --csv "$out/$name-$kind.csv" \
             "${opts[@]}" >"$out/$name-$kind.txt" 2>&1 &
         pids+=($!)

@@ -104,12 +104,11 @@ def main(argv):
                   f"{worst} B; {len(below)} sizes below 1.0 ({ranges(below)})")
             print(f"- `from_utf8` ÷ `is_valid`: {fu:.3f}; ÷ the control: {ctl:.3f}")
         for lo, hi in ((8, 63), (1, 7)):
-            small = [s for s in sizes if lo <= s <= hi]
-            if small:
-                least = min(small, key=lambda s: med(d[s]["std"] / d[s]["vutf8 is_valid"]
-                                                     for d in data))
-                r = med(d[least]["std"] / d[least]["vutf8 is_valid"] for d in data)
-                print(f"- {lo}-{hi} B: at least {r:.2f}x std's speed ({least} B)")
+            vs_std = {s: med(d[s]["std"] / d[s]["vutf8 is_valid"] for d in data)
+                      for s in sizes if lo <= s <= hi}
+            if vs_std:
+                least = min(vs_std, key=vs_std.get)
+                print(f"- {lo}-{hi} B: at least {vs_std[least]:.2f}x std's speed ({least} B)")
         print(f"- cliffs: {describe(cliffs(vt))}")
         if smooth > 1:
             half = smooth // 2
