@@ -21,13 +21,18 @@
 //! (`VUTF8_EXHAUSTIVE=full`, `scripts/test-exhaustive.sh`) the vector backends see every offset
 //! `0..64` for 1- to 3-byte strings at the end of the input (every length of the short-input
 //! path), and the offsets that touch a boundary of their own registers ([`at_boundary`]) in
-//! the three other contexts (why: [`contexts`]). The scalar backend has no blocks; its only
+//! the three other contexts (why: [`contexts`]); in the two long contexts, every 3-byte
+//! string on the selected backend and the class-edge ones (below) on the others
+//! ([`every_3_byte_string_at_every_offset`]). The scalar backend has no blocks; its only
 //! position-dependence is the word alignment of its ASCII skip, so it sees offsets `0..=8`.
 //! 4-byte strings are placed at offsets 0, 1, 15, 31, 32, 60, 61, 62 and 63 (the last
 //! positions of a block, where the string crosses into the next one; in the three other
 //! contexts, those of them at a boundary of the backend's registers); in the full tier the
 //! selected backend checks them inside long inputs in tests/exhaustive_u32.rs instead (all
-//! 2^32 of them), and here in the short contexts. In the sample tier
+//! 2^31 that do not start with ASCII), and here in the short contexts, where every backend
+//! checks every string `F0..F4 xx xx xx`; the other vector backends check the strings whose
+//! later bytes are class edges (below) in the long contexts
+//! ([`every_4_byte_string_from_f0_to_f4`]). In the sample tier
 //! (the default of `cargo test`, and under emulation and sanitizers), the offsets of 1- to
 //! 3-byte strings are a fixed subset chosen to cover every register boundary, and 4-byte
 //! strings keep all of theirs: nothing is skipped at random.
@@ -316,14 +321,38 @@ impl Slot {
     }
 }
 
+/// Which vector backends check the strings in the two long contexts (the medium path).
+#[derive(Clone, Copy)]
+enum Long {
+    /// Every one.
+    All,
+    /// Every one but this one.
+    AllBut(Backend),
+    /// Only this one.
+    Only(Backend),
+    /// None: only the short contexts.
+    None,
+}
+
+impl Long {
+    fn includes(self, backend: Backend) -> bool {
+        match self {
+            Long::All => true,
+            Long::AllBut(b) => b != backend,
+            Long::Only(b) => b == backend,
+            Long::None => false,
+        }
+    }
+}
+
 /// Builds the slots for strings of length `len`: every offset in `vector_offsets` for the
-/// vector backends, every offset in `scalar_offsets` for the scalar one, every context;
-/// `long_skips` is left out of the two long contexts.
+/// vector backends, every offset in `scalar_offsets` for the scalar one, every context,
+/// the two long ones for the vector backends that `long` includes.
 fn slots(
     len: usize,
     vector_offsets: &[usize],
     scalar_offsets: &[usize],
-    long_skips: Option<Backend>,
+    long: Long,
 ) -> Vec<(usize, Slot)> {
     let all = common::backends();
     let vector: Vec<Backend> = all
@@ -340,7 +369,7 @@ fn slots(
             }
             if vector_offsets.contains(&o) {
                 let keep = |b: &&Backend| {
-                    (context.with_scalar || Some(**b) != long_skips)
+                    (context.with_scalar || long.includes(**b))
                         && (!context.boundaries_only
                             || at_boundary(o, len, common::register_bytes(**b)))
                 };
@@ -380,18 +409,18 @@ fn parallel_over<T: Send>(items: Vec<T>, body: impl Fn(T) -> u64 + Sync) -> u64 
     total.into_inner()
 }
 
-/// Checks every string of `len` bytes (1..=3) whose first byte is in `firsts`; returns the
-/// number of checks (backend runs).
-fn strings_of_len(len: usize) -> u64 {
+/// Checks every string of `len` bytes (1..=3) whose later bytes are in `later`, in the
+/// long contexts on the vector backends of `long`; returns the number of checks (backend
+/// runs).
+fn strings_of_len(len: usize, later: &[u8], long: Long) -> u64 {
     let vo = vector_offsets();
     let so = scalar_offsets();
-    let later = later_bytes(len);
     parallel_over((0..=255u8).collect(), |first| {
-        let mut slots = slots(len, &vo, &so, None);
+        let mut slots = slots(len, &vo, &so, long);
         let contexts = contexts();
         let mut scratch = Vec::new();
         let mut checks = 0u64;
-        each_string(&[first], len, &later, |r, s| {
+        each_string(&[first], len, later, |r, s| {
             let want: Vec<Expect> = contexts
                 .iter()
                 .map(|c| expect(s, &c.head, &mut scratch))
@@ -413,43 +442,56 @@ fn string_count(firsts: usize, len: usize) -> u64 {
 
 #[test]
 fn every_1_byte_string_at_every_offset() {
-    let checks = strings_of_len(1);
+    let checks = strings_of_len(1, &later_bytes(1), Long::All);
     eprintln!("1-byte strings: {checks} checks");
     assert!(checks >= string_count(256, 1));
 }
 
 #[test]
 fn every_2_byte_string_at_every_offset() {
-    let checks = strings_of_len(2);
+    let checks = strings_of_len(2, &later_bytes(2), Long::All);
     eprintln!("2-byte strings: {checks} checks");
     assert!(checks >= string_count(256, 2));
 }
 
+/// In the full tier, every 3-byte string in the short contexts on every backend and in
+/// the long contexts (the medium path) on the selected backend; the strings whose later
+/// bytes are [`CLASS_EDGES`] in the long contexts on the other vector backends, which run
+/// the same lookup on the same registers in the short contexts, where they see every
+/// string, and share the medium path around it with the selected backend (as for the
+/// 4-byte strings, [`every_4_byte_string_from_f0_to_f4`]; the other backends' long
+/// contexts were a quarter of this test's time: `docs/RELIABILITY.md`, "CI on the slowest
+/// CPU"). In the sample tier, the class-edge strings everywhere.
 #[test]
 fn every_3_byte_string_at_every_offset() {
-    let checks = strings_of_len(3);
+    let later = later_bytes(3);
+    let checks = if common::full_tier() {
+        let selected = Backend::selected();
+        strings_of_len(3, &later, Long::Only(selected))
+            + strings_of_len(3, &CLASS_EDGES, Long::AllBut(selected))
+    } else {
+        strings_of_len(3, &later, Long::All)
+    };
     let strings = string_count(256, 3);
     eprintln!("3-byte strings: {strings} strings, {checks} checks");
     assert!(checks >= strings);
 }
 
 /// Checks every 4-byte string whose first byte is in `firsts` and whose later bytes are in
-/// `later`, at every offset of [`four_byte_offsets`]; returns the number of checks.
-fn four_byte_strings(firsts: std::ops::RangeInclusive<u8>, later: &[u8]) -> u64 {
+/// `later`, at every offset of [`four_byte_offsets`], in the long contexts on the vector
+/// backends of `long`; returns the number of checks.
+fn four_byte_strings(firsts: std::ops::RangeInclusive<u8>, later: &[u8], long: Long) -> u64 {
     let offsets = four_byte_offsets();
     // The scalar backend at two offsets (no blocks, two word alignments), vector backends
-    // at all of `offsets`. In the full tier, the selected backend sees every 4-byte string
-    // inside long inputs in tests/exhaustive_u32.rs (run beside it, scripts/
-    // test-exhaustive.sh), so it is left out of the long contexts here.
+    // at all of `offsets`.
     let scalar = vec![offsets[0], offsets[1]];
-    let long_skips = common::full_tier().then(Backend::selected);
     // By the first two bytes: a handful of first bytes alone would leave a core idle for
     // the last of them.
     let heads: Vec<[u8; 2]> = firsts
         .flat_map(|first| later.iter().map(move |&second| [first, second]))
         .collect();
     parallel_over(heads, |head| {
-        let mut slots = slots(4, &offsets, &scalar, long_skips);
+        let mut slots = slots(4, &offsets, &scalar, long);
         let contexts = contexts();
         let mut scratch = Vec::new();
         let mut checks = 0u64;
@@ -468,10 +510,35 @@ fn four_byte_strings(firsts: std::ops::RangeInclusive<u8>, later: &[u8]) -> u64 
     })
 }
 
+/// In the full tier, the selected backend sees every 4-byte string inside long inputs in
+/// tests/exhaustive_u32.rs (run beside it, scripts/test-exhaustive.sh): here it is left
+/// out of the long contexts.
+fn long_but_the_selected() -> Long {
+    if common::full_tier() {
+        Long::AllBut(Backend::selected())
+    } else {
+        Long::All
+    }
+}
+
+/// In the full tier, every string `F0..F4 xx xx xx` in the two short contexts on every
+/// backend, and in the long contexts (the medium path) the strings whose later bytes are
+/// [`CLASS_EDGES`] on the vector backends other than the selected one, which sees them all
+/// in long inputs in tests/exhaustive_u32.rs. The other vector backends run the same lookup
+/// on the same registers in the short contexts, where they see every string; the medium
+/// path around it is code they share with the selected backend. (Every string in the long
+/// contexts on them was 18 checks of an input of some 600 bytes for each of 84 million
+/// strings: half of this test's time, `docs/RELIABILITY.md`, "CI on the slowest CPU".) In
+/// the sample tier, the class-edge strings everywhere.
 #[test]
 fn every_4_byte_string_from_f0_to_f4() {
     let later = later_bytes(4);
-    let checks = four_byte_strings(0xF0..=0xF4, &later);
+    let checks = if common::full_tier() {
+        four_byte_strings(0xF0..=0xF4, &later, Long::None)
+            + four_byte_strings(0xF0..=0xF4, &CLASS_EDGES, long_but_the_selected())
+    } else {
+        four_byte_strings(0xF0..=0xF4, &later, Long::All)
+    };
     let strings = string_count(5, 4);
     eprintln!("4-byte strings F0..F4: {strings} strings, {checks} checks");
     assert!(checks >= strings);
@@ -492,7 +559,7 @@ fn every_never_valid_lead_before_three_continuations() {
         .collect();
     let leads = 0xF5..=0xFF;
     let strings = leads.len() as u64 * (continuations.len() as u64).pow(3);
-    let checks = four_byte_strings(leads, &continuations);
+    let checks = four_byte_strings(leads, &continuations, long_but_the_selected());
     eprintln!("F5..FF before three continuations: {strings} strings, {checks} checks");
     assert!(checks >= strings);
 }
