@@ -7,8 +7,8 @@
 //! backend by `tests/exhaustive.rs`'s full tier, in the same contexts of the medium path
 //! (its first block, the first block of its first group) and at the end of short inputs:
 //! so those strings are not checked again here unless asked (`VUTF8_U32_FIRST=00..FF`, all
-//! 2^32; they were 48 % of this test's time). Strings that start with any other byte are
-//! all checked: only this test sees every combination of their later bytes.
+//! 2^32; they were nearly half of this test's time). Strings that start with any other
+//! byte are all checked: only this test sees every combination of their later bytes.
 //!
 //! Ignored by default: it takes minutes on all cores. Run it with
 //! `cargo test --release --test exhaustive_u32 -- --ignored --nocapture`
