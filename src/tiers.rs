@@ -115,6 +115,14 @@ pub const MASKED_BELOW: usize = 16 << 10;
 /// at most `MASKED_BELOW`.
 pub const MEDIUM_UNALIGNED_BELOW: usize = 1536;
 
+/// [`MEDIUM_UNALIGNED_BELOW`] on CPUs whose AVX2 runs on 128-bit units (AMD Zen 1 and
+/// Zen+, `arch::x86::avx2units128`): from 1 KiB their medium path starts at the first
+/// 64-byte boundary, in groups of `SMALL_GROUP` blocks (below
+/// `SMALL_GROUPS_BELOW_UNITS_128`): English HTML at 1-1.5 KiB took 0.91-0.92x the time of
+/// the groups of 4 from the first byte, Chinese text 1.03x (docs/PERFORMANCE.md, "A
+/// schedule for AVX2 on 128-bit units").
+pub const MEDIUM_UNALIGNED_BELOW_UNITS_128: usize = 1024;
+
 /// Where AVX-512's short path ends (7 blocks, 448 bytes) and its groups of `MEDIUM_GROUP`
 /// blocks with a branch each begin (up to `GROUP_BRANCHES_BELOW_512`): a first block, the
 /// groups from the first 64-byte boundary, the rest, every ASCII test before the first
@@ -156,6 +164,33 @@ pub const LARGE_GROUPS_FROM_512: usize = 1024;
 /// ASCII lost 3 %, the test of the whole input stays (docs/PERFORMANCE.md, "AVX-512: a
 /// branch per group from 1 KiB").
 pub const GROUP_BRANCHES_BELOW_512: usize = 8 << 10;
+
+/// On CPUs whose AVX2 runs on 128-bit units (AMD Zen 1 and Zen+: the backend
+/// `arch::x86::avx2units128`), inputs of this many bytes and more, up to one block, are
+/// tested for ASCII (one OR of their registers) before any table is loaded, as those above
+/// one block are on every backend (`Vector::SHORT_ASCII_FROM`; elsewhere `BLOCK + 1`).
+/// A register's full check costs twice as much there, so a wrong guess on text that is not
+/// ASCII costs less than a check saved on text that is (docs/PERFORMANCE.md, "A schedule
+/// for AVX2 on 128-bit units").
+pub const SHORT_ASCII_FROM_UNITS_128: usize = REGISTER_128;
+
+/// On CPUs whose AVX2 runs on 128-bit units, the aligned medium path's groups below this
+/// (8 KiB, from `MEDIUM_UNALIGNED_BELOW_UNITS_128`) have `SMALL_GROUP` blocks, not `MEDIUM_GROUP`
+/// (`Vector::SMALL_GROUPS_BELOW`; elsewhere 0, none): a group with one non-ASCII byte is
+/// checked whole, and on 128-bit units that costs twice as much (docs/PERFORMANCE.md, "A
+/// schedule for AVX2 on 128-bit units"). At most what the mask of `MEDIUM_MASK_GROUPS`
+/// groups holds.
+pub const SMALL_GROUPS_BELOW_UNITS_128: usize = 8 << 10;
+
+/// On CPUs whose AVX2 runs on 128-bit units, a busy input of the medium path (its first
+/// block not ASCII, checked in one pass) tests its error every this many bytes (512) and
+/// stops there when it is invalid (`Vector::BUSY_ERROR_TEST`; elsewhere once, at the
+/// end): invalid text of a few KiB lost to simdutf8's `compat`, which stops at the first
+/// bad block (docs/PERFORMANCE.md, "A schedule for AVX2 on 128-bit units").
+pub const BUSY_ERROR_TEST_UNITS_128: usize = LOOP_GROUP * BLOCK;
+
+/// The blocks of the groups of [`SMALL_GROUPS_BELOW_UNITS_128`].
+pub const SMALL_GROUP: usize = 2;
 
 /// The medium path's groups: this many blocks (256 bytes), one ASCII test each.
 pub const MEDIUM_GROUP: usize = 4;
@@ -267,6 +302,15 @@ const _: () = assert!(
         && LARGE_GROUPS_FROM_512 >= (2 + MEDIUM_GROUP_512) * BLOCK
         && LARGE_GROUPS_FROM_512 <= GROUP_BRANCHES_BELOW_512
         && GROUP_BRANCHES_BELOW_512 <= MASKED_BELOW
+);
+const _: () = assert!(
+    SMALL_GROUP >= 1
+        && SMALL_GROUP < MEDIUM_GROUP
+        && SMALL_GROUPS_BELOW_UNITS_128 <= MASKED_BELOW
+        && SMALL_GROUPS_BELOW_UNITS_128 / (SMALL_GROUP * BLOCK) <= MEDIUM_MASK_GROUPS
+        && SHORT_ASCII_FROM_UNITS_128 <= REGISTER_256
+        && MEDIUM_UNALIGNED_BELOW_UNITS_128 >= SHORT_BELOW
+        && MEDIUM_UNALIGNED_BELOW_UNITS_128 <= SMALL_GROUPS_BELOW_UNITS_128
 );
 const _: () = assert!(MEDIUM_LONG_FIRST_TEST >= 1 && MEDIUM_LONG_ERROR_TEST >= 1);
 const _: () = assert!(MEDIUM_MASK_GROUPS >= 1 && MEDIUM_MASK_GROUPS <= 64);

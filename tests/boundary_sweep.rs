@@ -41,8 +41,8 @@ use vutf8::tiers::{
     ASCII_SKIP_BLOCKS, ASCII_SKIP_BLOCKS_256, BLOCK, GROUPS_FROM_512, GROUP_BRANCHES_BELOW_512,
     LARGE_GROUPS_FROM_512, LOCATE_SCALAR_BELOW, LOOP_GROUP, MASKED_BELOW, MEDIUM_BELOW,
     MEDIUM_GROUP, MEDIUM_GROUP_512, MEDIUM_LONG_ERROR_TEST, MEDIUM_LONG_FIRST_TEST,
-    MEDIUM_UNALIGNED_BELOW, ONE_GROUP_BELOW_512, REGISTER_128, REGISTER_256, REGISTER_512,
-    SHORT_BELOW, SHORT_HALVES_FROM_256, WORD_BELOW,
+    MEDIUM_UNALIGNED_BELOW, MEDIUM_UNALIGNED_BELOW_UNITS_128, ONE_GROUP_BELOW_512, REGISTER_128,
+    REGISTER_256, REGISTER_512, SHORT_BELOW, SHORT_HALVES_FROM_256, WORD_BELOW,
 };
 use vutf8::{Backend, ErrorKind, Utf8Error, Validator};
 
@@ -205,7 +205,8 @@ fn halves_at(len: usize) -> usize {
 /// its groups with a branch each (`GROUPS_FROM_512`), where those gain their second and
 /// third group, where they become groups of 8 blocks (`LARGE_GROUPS_FROM_512`) and gain
 /// their second, and AVX2's groups from the first byte
-/// (a group more at each multiple of a group; their last length).
+/// (a group more at each multiple of a group; their last length, on 256-bit and on
+/// 128-bit units).
 /// Lengths within 3 bytes of each are swept.
 fn edges() -> Vec<usize> {
     vec![
@@ -229,6 +230,7 @@ fn edges() -> Vec<usize> {
         2 * BLOCK + 2 * GROUP_512,
         3 * GROUP,
         MEDIUM_UNALIGNED_BELOW,
+        MEDIUM_UNALIGNED_BELOW_UNITS_128,
     ]
 }
 // AVX2's groups from the first byte end within the lengths swept, after two of their

@@ -7,6 +7,7 @@
 //! backends! { mod x86;
 //!     Sse42:  x86::sse42::Sse42Vector,   x86::sse42,  portable::count_non_continuation,  "sse4.2";
 //!     Avx2:   x86::avx2::Avx2Vector,     x86::avx2,   x86::count::count_non_continuation, "avx2";
+//!     Avx2:   x86::avx2::Avx2Vector<true>, x86::avx2units128, ..., "avx2" if x86::has_128_bit_units;
 //!     #[cfg(feature = "avx512")]
 //!     Avx512: x86::avx512::Avx512Vector, x86::avx512, x86::count::count_non_continuation, "avx512f", "avx512bw";
 //!     #[cfg(feature = "avx512")]
@@ -15,9 +16,12 @@
 //! ```
 //!
 //! A backend may have more than one row, for CPUs with more of its instruction set
-//! (AVX-512 with VBMI): the widest row this CPU runs is the backend's, for [`Backend`] and
-//! for the selection alike; the tests run every row (`for_each_vector`, and
-//! `tests::every_row_agrees_with_std`).
+//! (AVX-512 with VBMI), or for some CPUs of it, named by an `if` (AVX2 on 128-bit units,
+//! which has a schedule of its own): the last row this CPU runs and that is for it is the
+//! backend's, for [`Backend`] and for the selection alike; the tests run every row the CPU
+//! can run (`for_each_vector`, `tests::every_row_agrees_with_std` and
+//! `tests::every_row_finds_one_error_in_ascii`). A row with an `if` is chosen only at run
+//! time (with `std`): a build without detection never takes it.
 //!
 //! Each entry names the [`Backend`], its vector type, its module (whose `entry_points!`
 //! defines its raw validator `validate`, an `unsafe fn(&[u8], usize) -> Result<(), usize>`:
@@ -118,10 +122,17 @@ struct Entry {
     /// The scan of a records window (the `scan` of its `entry_points!`); may only be called
     /// where `detect` returns true.
     scan: ScanFn,
-    /// Whether the target feature is enabled at compile time (then `detect` is always true).
+    /// Whether the target feature is enabled at compile time (then `detect` is always true)
+    /// and the row is not only for some CPUs (it has no `prefer`).
     compiled: bool,
     /// Whether this CPU has the target feature (cached by `std`'s detection).
     detect: fn() -> bool,
+    /// Whether this row is for this CPU, which has its target features: a schedule for
+    /// some CPUs of an instruction set (AVX2 on 128-bit units); always true for the others.
+    /// Only asked where `detect` said yes, and only with run-time detection: builds without
+    /// it never choose a row that has one (nor does a build with the features enabled at
+    /// compile time choose it by that). The tests run the row wherever `detect` says yes.
+    prefer: fn() -> bool,
 }
 
 /// Whether this CPU has target feature `$feature`: true if it is enabled at compile time,
@@ -344,7 +355,7 @@ macro_rules! entry_points {
 /// and `for_each_vector` for the tests. With no entries, the macros above are not used and
 /// nothing calls the generic algorithm.
 macro_rules! backends {
-    (mod $arch:ident; $($(#[$attr:meta])* $backend:ident: $vector:ty, $arch_mod:ident::$module:ident, $count:path, $($feature:tt),+;)+) => {
+    (mod $arch:ident; $($(#[$attr:meta])* $backend:ident: $vector:ty, $arch_mod:ident::$module:ident, $count:path, $($feature:tt),+ $(if $prefer:path)?;)+) => {
         pub(crate) mod $arch;
 
         /// This target's vector backends, narrowest first.
@@ -355,8 +366,9 @@ macro_rules! backends {
             locate: $arch_mod::$module::locate as LocateFn,
             count: $count as CountFn,
             scan: $arch_mod::$module::scan as ScanFn,
-            compiled: $(cfg!(target_feature = $feature))&&+,
+            compiled: $(cfg!(target_feature = $feature))&&+ $(&& { let _ = $prefer; false })?,
             detect: || $(has!($feature))&&+,
+            prefer: || true $(&& RUNTIME_DETECTION && $prefer())?,
         }),+];
 
         /// Runs `test` with every vector type this CPU supports; returns their names.
@@ -392,6 +404,9 @@ cfg_if::cfg_if! {
         backends! { mod x86;
             Sse42: x86::sse42::Sse42Vector, x86::sse42, portable::count_non_continuation, "sse4.2";
             Avx2: x86::avx2::Avx2Vector, x86::avx2, x86::count::count_non_continuation, "avx2";
+            // The same backend where AVX2 runs on 128-bit units (Zen 1 and Zen+): its own
+            // schedule.
+            Avx2: x86::avx2::Avx2Vector<true>, x86::avx2units128, x86::count::count_non_continuation, "avx2" if x86::has_128_bit_units;
             // AVX512F implies AVX2, so AVX-512 counts with the AVX2 counter.
             #[cfg(feature = "avx512")]
             Avx512: x86::avx512::Avx512Vector, x86::avx512, x86::count::count_non_continuation, "avx512f", "avx512bw";
@@ -425,12 +440,16 @@ pub(crate) trait VectorTest {
 
 /// The table entry of `backend`, if this CPU can run it.
 fn entry(backend: Backend) -> Option<&'static Entry> {
-    // The widest row of the backend that this CPU runs (AVX-512 has two: with VBMI and
-    // without).
+    row(backend).map(|i| &BACKENDS[i])
+}
+
+/// The place in the table of `backend`'s entry, if this CPU can run it: the last row of
+/// the backend that this CPU runs and that is for it (AVX-512 has two rows, with VBMI and
+/// without; AVX2 two, for 128-bit units and not).
+fn row(backend: Backend) -> Option<usize> {
     BACKENDS
         .iter()
-        .rev()
-        .find(|e| e.backend == backend && (e.detect)())
+        .rposition(|e| e.backend == backend && (e.detect)() && (e.prefer)())
 }
 
 /// Whether this build has `backend`'s code (an entry in the table; the scalar decoder
@@ -486,7 +505,7 @@ pub(crate) fn selected() -> Backend {
     BACKENDS
         .iter()
         .rev()
-        .find(|e| (e.detect)())
+        .find(|e| (e.detect)() && (e.prefer)())
         .map_or(Backend::Scalar, |e| e.backend)
 }
 
@@ -723,6 +742,93 @@ mod tests {
             }
         }
         std::eprintln!("{checks} checks");
+    }
+
+    /// Every row of the table this CPU runs finds the one character or error put into ASCII
+    /// text at every place that matters to its schedule, at three alignments: every place
+    /// of every length up to two blocks and a 256-bit register (the one-register paths,
+    /// the short path's ASCII tests from `Vector::SHORT_ASCII_FROM` on); and, in the rows
+    /// the public [`Backend`] does not reach on this CPU (another row of the backend is
+    /// chosen), medium lengths from the short path's end past the last of AVX2's groups of
+    /// `SMALL_GROUP` blocks on 128-bit units, the places within 2 bytes of each 32-byte
+    /// boundary of memory and at the end. Its cold `locate` says where, within 3 bytes.
+    /// The rows the public API reaches, `tests/boundary_sweep.rs` sweeps at every length;
+    /// a row for some CPUs only (AVX2 on 128-bit units) runs here on every CPU with its
+    /// instruction set, and so does the plain row on those CPUs.
+    #[test]
+    fn every_row_finds_one_error_in_ascii() {
+        use crate::tiers::{
+            MEDIUM_UNALIGNED_BELOW, MEDIUM_UNALIGNED_BELOW_UNITS_128, REGISTER_256, SHORT_BELOW,
+            SMALL_GROUPS_BELOW_UNITS_128,
+        };
+        // (pattern, valid): a character, a stray continuation byte, a sequence cut short.
+        let patterns: [(&[u8], bool); 3] = [
+            ("é".as_bytes(), true),
+            (b"\x80", false),
+            (b"\xE2\x82", false),
+        ];
+        let short: Vec<usize> = (0..=2 * BLOCK + REGISTER_256).collect();
+        let mut medium: Vec<usize> = (SHORT_BELOW - 2..SMALL_GROUPS_BELOW_UNITS_128 + 2 * BLOCK)
+            .step_by(131)
+            .collect();
+        for edge in [
+            SHORT_BELOW,
+            MEDIUM_UNALIGNED_BELOW_UNITS_128,
+            MEDIUM_UNALIGNED_BELOW,
+            SMALL_GROUPS_BELOW_UNITS_128,
+        ] {
+            medium.extend(edge - 1..=edge + 1);
+        }
+        let max = medium.iter().copied().max().unwrap_or(0);
+        let mut buffer = std::vec![b'a'; max + 3 * BLOCK];
+        // The first 64-byte boundary of the buffer: starts 0, 1 and 61 bytes after it.
+        let aligned = buffer.as_ptr().align_offset(BLOCK);
+        let (mut checks, mut medium_rows) = (0, 0);
+        for (row, e) in runnable_rows() {
+            let reached = super::row(e.backend) == Some(row);
+            let lengths = if reached {
+                short.clone()
+            } else {
+                medium_rows += 1;
+                [&short[..], &medium[..]].concat()
+            };
+            for start in [0, 1, 61].map(|s| aligned + s) {
+                for &len in &lengths {
+                    let places: Vec<usize> = (0..len)
+                        .filter(|&p| {
+                            len <= 2 * BLOCK + REGISTER_256
+                                || (start + p + 2) % 32 <= 4
+                                || p + 4 >= len
+                        })
+                        .collect();
+                    for &(pattern, valid) in &patterns {
+                        for &p in &places {
+                            let end = (p + pattern.len()).min(len);
+                            buffer[start + p..start + end].copy_from_slice(&pattern[..end - p]);
+                            let input = &buffer[start..start + len];
+                            let want = valid && end - p == pattern.len();
+                            // SAFETY: `detect` said this CPU runs the backend.
+                            let (raw, yes) = unsafe { ((e.raw)(input, 0), (e.valid)(input, 0)) };
+                            let name = e.backend.name();
+                            let what = std::format!(
+                                "{name} (row {row}): {len} bytes from {start}, {pattern:02X?} at {p}"
+                            );
+                            assert_eq!(raw.is_ok(), want, "raw, {what}");
+                            assert_eq!(yes, want, "yes or no, {what}");
+                            if let Err(from) = raw {
+                                // SAFETY: as above.
+                                let at = unsafe { (e.locate)(input, from) };
+                                assert!(at <= p + 3 && p <= at + 3, "locate said {at}, {what}");
+                            }
+                            buffer[start + p..start + end].fill(b'a');
+                            checks += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checks > 100_000, "{checks}");
+        std::eprintln!("{checks} checks, medium lengths in {medium_rows} rows");
     }
 
     /// The error bits of every scan keep the contract of `generic::marks::scan` on every

@@ -14,7 +14,8 @@
 //! `crate::engine`); the paths here still take them correctly.
 //!
 //! one register: [the input, zeros after it: a cut-off sequence shows as too short]
-//! short path:   [above 64 bytes: ASCII test of the first block, then of the others]
+//! short path:   [above 64 bytes: ASCII test of the first block, then of the others;
+//!               AVX2 on 128-bit units: from 16 bytes, one register's test or two's, too]
 //!               [register 0] [registers 1.. in between] [last register, overlapping]
 //!               [end-of-input check]
 //!   in halves:  (AVX2 from `SHORT_HALVES_FROM_256`) the others' test in two halves; one
@@ -46,6 +47,11 @@
 //! - *Straight through* for inputs of up to 8 blocks (AVX-512: 7): every register
 //!   checked, after an ASCII test of the first block and then of the others
 //!   ([`validate_short`]).
+//! - *A schedule per microarchitecture* where one pays: AVX2 on 128-bit units (AMD Zen 1
+//!   and Zen+) tests inputs of 16 to 64 bytes for ASCII too (`Vector::SHORT_ASCII_FROM`),
+//!   has groups of `SMALL_GROUP` blocks below 8 KiB on the aligned medium path
+//!   (`Vector::SMALL_GROUPS_BELOW`) and tests a busy input's error every 512 bytes
+//!   (`Vector::BUSY_ERROR_TEST`): a full check costs twice as much there.
 //! - *Groups* of `MEDIUM_GROUP` blocks above that (AVX-512 from 1 KiB below
 //!   `MASKED_BELOW`: `MEDIUM_GROUP_512`; eight registers either way), on 64-byte
 //!   boundaries of memory, one ASCII test each; their number, and the rest's registers,
@@ -87,7 +93,7 @@ use crate::arch::generic::vector::Vector;
 use crate::tiers::{
     BLOCK, GROUP_BRANCHES_BELOW_512, LARGE_GROUPS_FROM_512, MASKED_BELOW, MEDIUM_GROUP,
     MEDIUM_GROUP_512, MEDIUM_LONG_ERROR_TEST, MEDIUM_LONG_FIRST_TEST, MEDIUM_MASK_GROUPS,
-    REGISTER_512, SHORT_BELOW,
+    REGISTER_512, SHORT_BELOW, SMALL_GROUP,
 };
 
 /// Validates `input`, shorter than `V::MEDIUM_BELOW` bytes, with vector type `V`: the hot
@@ -202,7 +208,9 @@ pub(crate) unsafe fn validate_aligned<V: Vector>(input: &[u8]) -> Result<(), usi
     // V::ALIGNED_FROM).
     unsafe {
         let len = input.len();
-        if (V::GROUP_BRANCHES && len < MASKED_BELOW)
+        if V::GROUP_BRANCHES && len < V::SMALL_GROUPS_BELOW {
+            validate_groups::<V, SMALL_GROUP, true>(input)
+        } else if (V::GROUP_BRANCHES && len < MASKED_BELOW)
             || (V::BYTES == REGISTER_512 && len < LARGE_GROUPS_FROM_512)
         {
             validate_groups::<V, MEDIUM_GROUP, true>(input)
@@ -228,7 +236,8 @@ pub(crate) unsafe fn validate_aligned<V: Vector>(input: &[u8]) -> Result<(), usi
 ///    input, made the lengths just past one block 1.2x slower than twice as long ones on
 ///    Chinese text (docs/PERFORMANCE.md, "Per call"). Up to one block, no test: on text
 ///    seen once it would be a guess, and one or two registers cost about what a wrong
-///    guess costs.
+///    guess costs; but from `Vector::SHORT_ASCII_FROM` (AVX2 on 128-bit units, whose
+///    registers cost twice as much), the OR of the first and the last register.
 /// 2. The first register is checked with a zero predecessor; the last, which ends at the
 ///    end of the input (overlapping the one before it where the length is not a whole
 ///    number of registers), must not leave a sequence open. From three bytes past the
@@ -251,7 +260,20 @@ pub(crate) unsafe fn validate_aligned<V: Vector>(input: &[u8]) -> Result<(), usi
 unsafe fn validate_short<V: Vector, const HALVES: bool>(input: &[u8]) -> Result<(), usize> {
     let len = input.len();
     let ptr = input.as_ptr();
-    if len > BLOCK {
+    // The ASCII test up to one block (`Vector::SHORT_ASCII_FROM`) ORs the first and the
+    // last register, which cover the input where two registers make a block.
+    const { assert!(V::SHORT_ASCII_FROM > BLOCK || 2 * V::BYTES >= BLOCK) };
+    if len <= BLOCK {
+        if len >= V::SHORT_ASCII_FROM {
+            // SAFETY: the caller guarantees the instruction set; V::BYTES <= len, so both
+            // registers lie inside `input`.
+            let any =
+                unsafe { V::load_unaligned(ptr).or(V::load_unaligned(ptr.add(len - V::BYTES))) };
+            if any.is_ascii() {
+                return Ok(());
+            }
+        }
+    } else {
         // SAFETY: the caller guarantees the instruction set; BLOCK < len, so the first
         // block, the whole blocks after it and the last block lie inside `input`.
         if HALVES {
@@ -536,9 +558,15 @@ unsafe fn validate_groups<V: Vector, const G: usize, const ALIGNED: bool>(
     // With at least one group (from the first byte: every input of the path has one), the
     // rest's registers start 3 bytes in or more (below), and every group's bit fits in
     // `busy`, one mask of `MEDIUM_MASK_GROUPS` bits (as in `validate_medium`).
+    // (Groups of `SMALL_GROUP` blocks only below `V::SMALL_GROUPS_BELOW`.)
     const {
+        let below = if G == SMALL_GROUP {
+            V::SMALL_GROUPS_BELOW
+        } else {
+            MASKED_BELOW
+        };
         assert!(ALIGNED || SHORT_BELOW >= (1 + G) * BLOCK);
-        assert!(MASKED_BELOW / (G * BLOCK) <= MEDIUM_MASK_GROUPS && MEDIUM_MASK_GROUPS <= 64);
+        assert!(below / (G * BLOCK) <= MEDIUM_MASK_GROUPS && MEDIUM_MASK_GROUPS <= 64);
     };
     let len = input.len();
     let ptr = input.as_ptr();
@@ -565,7 +593,7 @@ unsafe fn validate_groups<V: Vector, const G: usize, const ALIGNED: bool>(
     } else {
         (len - if ALIGNED { BLOCK } else { 0 }) / (G * BLOCK)
     };
-    debug_assert!(groups >= 1);
+    debug_assert!((1..=MEDIUM_MASK_GROUPS).contains(&groups));
     let rest = (len - min_head - groups * G * BLOCK).div_ceil(V::BYTES);
     // The rest's registers: with registers of a whole block (AVX-512) where `ALIGNED`,
     // from where the groups end (`rest_at`, 3 bytes in or more), the last ones clamped to
@@ -715,16 +743,32 @@ unsafe fn check_busy<V: Vector, const G: usize>(
         groups,
         rest,
     } = cover;
+    // With `Vector::BUSY_ERROR_TEST`, the error is tested every that many bytes of groups,
+    // and an error says where the span that failed starts (as in `validate_medium` from
+    // `MASKED_BELOW`).
+    let every = match V::BUSY_ERROR_TEST {
+        0 => usize::MAX,
+        bytes => (bytes / (G * BLOCK)).max(1),
+    };
+    let mut clean_to = 0;
     // SAFETY: the caller's guarantee covers every register read.
     unsafe {
         let mut error = check_start(t, ptr, start_blocks * BLOCK / V::BYTES);
         for k in 0..groups {
+            if k % every == 0 && k > 0 {
+                // No bit before this group: everything before it is valid but perhaps a
+                // sequence its last 3 bytes leave open.
+                if error.any_set() {
+                    return Err(clean_to);
+                }
+                clean_to = head + k * G * BLOCK;
+            }
             error = error.or(check_group::<V, G>(t, ptr.add(head + k * G * BLOCK)));
         }
         for i in 0..rest {
             error = error.or(t.check_at(rest_reg(i)));
         }
-        verdict(error.or(open_at_end(t, ptr, len, true)))
+        verdict(error.or(open_at_end(t, ptr, len, true))).map_err(|_| clean_to)
     }
 }
 
@@ -862,7 +906,9 @@ unsafe fn check_group<V: Vector, const G: usize>(t: &Tables<V>, ptr: *const u8) 
 /// Inputs shorter than one register, in one register with zeros after them
 /// ([`Vector::load_partial`]: packed from overlapping reads on the 128-bit backends, two
 /// 16-byte loads on AVX2, one masked load on AVX-512). Zeros are ASCII, so a sequence cut
-/// off by the end shows up as TOO_SHORT and needs no end-of-input check.
+/// off by the end shows up as TOO_SHORT and needs no end-of-input check. From
+/// `Vector::SHORT_ASCII_FROM` bytes (AVX2 on 128-bit units), a register that is ASCII is
+/// valid before any table is loaded.
 ///
 /// # Safety
 /// As for [`validate`]; `input.len() < V::BYTES`.
@@ -870,7 +916,12 @@ unsafe fn check_group<V: Vector, const G: usize>(t: &Tables<V>, ptr: *const u8) 
 unsafe fn validate_partial<V: Vector>(input: &[u8]) -> Result<(), usize> {
     debug_assert!(input.len() < V::BYTES);
     // SAFETY: the caller guarantees the instruction set and input.len() < V::BYTES.
-    let (t, zero, reg) = unsafe { (Tables::<V>::new(), V::splat(0), V::load_partial(input)) };
+    let reg = unsafe { V::load_partial(input) };
+    if input.len() >= V::SHORT_ASCII_FROM && reg.is_ascii() {
+        return Ok(());
+    }
+    // SAFETY: the caller guarantees the instruction set.
+    let (t, zero) = unsafe { (Tables::<V>::new(), V::splat(0)) };
     verdict(t.check(reg, zero))
 }
 

@@ -79,6 +79,25 @@ pub(crate) trait Vector: Copy {
     /// on NEON: `false` by default. (docs/PERFORMANCE.md, "Per call".)
     const PATHS_OUT_OF_LINE: bool = false;
 
+    /// Inputs of this many bytes and more, up to one block, are tested for ASCII (one OR of
+    /// their registers) before any table is loaded (`schedule::validate_small`); those
+    /// above one block always are. `BLOCK + 1` (none) by default; AVX2 on 128-bit units
+    /// `tiers::SHORT_ASCII_FROM_UNITS_128`. A vector type with a narrower `Narrow` tests
+    /// the inputs it leaves to that one by `Narrow`'s own.
+    const SHORT_ASCII_FROM: usize = crate::tiers::BLOCK + 1;
+
+    /// Below this, from `ALIGNED_FROM`, the medium path's aligned groups with a branch each
+    /// (`GROUP_BRANCHES`) have `tiers::SMALL_GROUP` blocks instead of `MEDIUM_GROUP`
+    /// (`schedule::validate_aligned`). 0 (none) by default; AVX2 on 128-bit units
+    /// `tiers::SMALL_GROUPS_BELOW_UNITS_128`.
+    const SMALL_GROUPS_BELOW: usize = 0;
+
+    /// Where a busy input (its first block not ASCII) goes through its groups in one pass
+    /// (`schedule::check_busy`), its error is tested every this many bytes of groups, and
+    /// an invalid one stops there. 0 (once, at the end) by default; AVX2 on 128-bit units
+    /// `tiers::BUSY_ERROR_TEST_UNITS_128`.
+    const BUSY_ERROR_TEST: usize = 0;
+
     /// Whether the medium path below `MASKED_BELOW` branches on each group's ASCII test
     /// with no test of the whole input first, the groups starting at the first byte below
     /// [`Self::ALIGNED_FROM`] (`schedule::validate_groups`); else the whole input's ASCII

@@ -10,6 +10,17 @@
 //! 16 to 31 bytes from two 16-byte loads, the second ending at the end of the input and
 //! moved down by `pshufb` with a control read from a sliding table (`SLIDE`); fewer from
 //! the 128-bit packing (`vector::pack16`). One 256-bit check then does the whole input.
+//!
+//! **Two schedules.** The same instructions serve CPUs that run a 256-bit operation at
+//! once (Zen 2 and later, Intel) and CPUs that split it into two on 128-bit units (AMD Zen
+//! 1 and Zen+, and Hygon's Dhyana), where a register's full check costs twice as much and
+//! an ASCII test that saves one pays more often than it costs. The vector type's
+//! `UNITS_128` parameter chooses the schedule (its size tiers in [`Vector`]: an ASCII test
+//! from 16 bytes instead of above one block; the aligned medium path from 1 KiB instead of
+//! 1.5 KiB, with groups of 2 blocks instead of 4 below 8 KiB; a busy input's error tested
+//! every 512 bytes); the backend of the CPUs with 128-bit units is
+//! `super::avx2units128`, chosen by [`super::has_128_bit_units`]. The tests run both on
+//! every AVX2 CPU.
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::*;
@@ -20,11 +31,13 @@ use crate::arch::generic::vector::Vector;
 
 /// A 256-bit register. Only made by the `unsafe` constructors of [`Vector`], whose callers
 /// guarantee that the CPU supports AVX2: every safe method below relies on that.
+/// `UNITS_128` changes only the schedule's size tiers (the module documentation): the
+/// schedule of CPUs whose AVX2 runs on 128-bit units, `super::avx2units128`'s.
 #[derive(Clone, Copy)]
 #[repr(transparent)]
-pub(crate) struct Avx2Vector(__m256i);
+pub(crate) struct Avx2Vector<const UNITS_128: bool = false>(__m256i);
 
-impl Avx2Vector {
+impl<const UNITS_128: bool> Avx2Vector<UNITS_128> {
     /// `prev`'s upper lane followed by `self`'s lower lane: lane by lane, the 16 bytes
     /// that come just before each lane of `self` in memory.
     #[inline(always)]
@@ -49,13 +62,32 @@ static SLIDE: [u8; 32] = {
 // The size tier named in `BYTES` is this register's width.
 const _: () = assert!(core::mem::size_of::<Avx2Vector>() == <Avx2Vector as Vector>::BYTES);
 
-impl Vector for Avx2Vector {
+impl<const UNITS_128: bool> Vector for Avx2Vector<UNITS_128> {
     // Inputs under 16 bytes in one SSE4.2 register (AVX2 implies SSE4.2).
     type Narrow = super::sse42::Sse42Vector;
     const BYTES: usize = crate::tiers::REGISTER_256;
     const PATHS_OUT_OF_LINE: bool = true;
+    const SHORT_ASCII_FROM: usize = if UNITS_128 {
+        crate::tiers::SHORT_ASCII_FROM_UNITS_128
+    } else {
+        crate::tiers::BLOCK + 1
+    };
+    const BUSY_ERROR_TEST: usize = if UNITS_128 {
+        crate::tiers::BUSY_ERROR_TEST_UNITS_128
+    } else {
+        0
+    };
+    const SMALL_GROUPS_BELOW: usize = if UNITS_128 {
+        crate::tiers::SMALL_GROUPS_BELOW_UNITS_128
+    } else {
+        0
+    };
 
-    const ALIGNED_FROM: usize = crate::tiers::MEDIUM_UNALIGNED_BELOW;
+    const ALIGNED_FROM: usize = if UNITS_128 {
+        crate::tiers::MEDIUM_UNALIGNED_BELOW_UNITS_128
+    } else {
+        crate::tiers::MEDIUM_UNALIGNED_BELOW
+    };
     const HALVES_FROM: usize = crate::tiers::SHORT_HALVES_FROM_256;
     const GROUP_BRANCHES: bool = true;
     const ASCII_SKIP_BLOCKS: usize = crate::tiers::ASCII_SKIP_BLOCKS_256;
