@@ -272,9 +272,24 @@ macro_rules! entry_and_paths {
 /// kept out of the hot functions; and `scan`, the scan of a records window for its
 /// delimiters and errors ([`ScanFn`]). A backend may need several target features
 /// (AVX-512: AVX512F and AVX512BW).
+///
+/// A row whose vector type differs from another's only in the schedule's size tiers (AVX2
+/// on 128-bit units) names that row's module after `sharing`: its own entries and paths
+/// are compiled, and the main loop, the scan and the cold `locate`, which read none of
+/// those tiers (`generic::main_loop`, `generic::marks`, `schedule::locate`), are the other
+/// module's (the same machine code, compiled once).
 #[allow(unused_macros)] // Unused on targets without a vector backend.
 macro_rules! entry_points {
+    ($vector:ty, $($feature:tt),+; sharing $shared:path) => {
+        entry_points!(@entries $vector, $($feature),+);
+        use $shared::{is_valid_long, validate_long};
+        pub(crate) use $shared::{locate, scan};
+    };
     ($vector:ty, $($feature:tt),+) => {
+        entry_points!(@entries $vector, $($feature),+);
+        entry_points!(@shared $vector, $($feature),+);
+    };
+    (@entries $vector:ty, $($feature:tt),+) => {
         entry_and_paths! { $vector, [$($feature),+],
             /// Runs the lookup algorithm with this backend; see
             /// [`schedule::validate`](crate::arch::generic::schedule::validate). An error's
@@ -291,14 +306,15 @@ macro_rules! entry_points {
             fn is_valid, is_valid_small, is_valid_unaligned, is_valid_aligned, is_valid_long -> bool
                 = crate::arch::yes
         }
-
+    };
+    (@shared $vector:ty, $($feature:tt),+) => {
         /// [`validate_long`]'s answer as a `bool`, so that [`is_valid`] can jump to it.
         ///
         /// # Safety
         /// The CPU supports this backend's target features.
         #[inline(never)]
         $(#[target_feature(enable = $feature)])+
-        unsafe fn is_valid_long(input: &[u8], at: usize) -> bool {
+        pub(crate) unsafe fn is_valid_long(input: &[u8], at: usize) -> bool {
             // SAFETY: the caller guarantees the target features.
             unsafe { validate_long(input, at) }.is_ok()
         }
@@ -311,7 +327,7 @@ macro_rules! entry_points {
         /// The CPU supports this backend's target features.
         #[inline(never)]
         $(#[target_feature(enable = $feature)])+
-        unsafe fn validate_long(input: &[u8], at: usize) -> Result<(), usize> {
+        pub(crate) unsafe fn validate_long(input: &[u8], at: usize) -> Result<(), usize> {
             // SAFETY: the caller guarantees the target features, and this function enables
             // them.
             unsafe { crate::arch::generic::main_loop::validate_long::<$vector>(input, at) }
