@@ -22,6 +22,14 @@
 //! | `len < MEDIUM_BELOW` (16 KiB; AVX-512: no limit, `MEDIUM_BELOW_512`) | the medium path from the first 64-byte boundary: the first block, then groups of `MEDIUM_GROUP` (4; AVX-512 below `MASKED_BELOW`: `MEDIUM_GROUP_512`, 8) blocks from the boundary, one ASCII test each (below `MASKED_BELOW`, 16 KiB, every group, the first block and the rest tested before the first branch: an input all ASCII is valid at once, except with AVX2, which branches on each group as above; with AVX2 and AVX-512, a first block that is not ASCII sends every group through one pass with no ASCII test), the rest in registers ending at the end, the error tested at the end (from `MASKED_BELOW`, after `MEDIUM_LONG_FIRST_TEST` groups, then every `MEDIUM_LONG_ERROR_TEST`, an error saying where the span that failed starts) | all vector ones |
 //! | otherwise                          | the main loop: groups of `LOOP_GROUP` (8) blocks of `BLOCK` (64) bytes between error tests, then single blocks, then the last `BLOCK` bytes re-checked, overlapping | all but AVX-512 |
 //!
+//! On CPUs that run AVX2 on 128-bit units (AMD Zen 1 and Zen+; the backend
+//! `arch::x86::avx2units128`, chosen at run time) four AVX2 tiers differ: inputs from
+//! `SHORT_ASCII_FROM_UNITS_128` (16) bytes up to one block are tested for ASCII first, the
+//! medium path starts at the first 64-byte boundary from `MEDIUM_UNALIGNED_BELOW_UNITS_128`
+//! (1 KiB), its groups have `SMALL_GROUP` (2) blocks below `SMALL_GROUPS_BELOW_UNITS_128`
+//! (8 KiB), and a busy input tests its error every `BUSY_ERROR_TEST_UNITS_128` (512)
+//! bytes.
+//!
 //! The 128-bit backends are SSE4.2, NEON and simd128. Why each tier ends where it does is
 //! measured in `docs/PERFORMANCE.md` ("Per call").
 //!
