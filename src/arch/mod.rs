@@ -75,6 +75,7 @@ use portable::{ErrorBits, Positions};
     )),
     allow(dead_code)
 )]
+pub(crate) mod cpuid;
 pub(crate) mod generic;
 pub(crate) mod portable;
 #[cfg(test)]
