@@ -844,8 +844,10 @@ mod tests {
                 }
             }
         }
-        assert!(checks > 100_000, "{checks}");
-        std::eprintln!("{checks} checks, medium lengths in {medium_rows} rows");
+        // (No rows on a target without a vector backend: nothing to check there.)
+        let rows = runnable_rows().count();
+        assert!(checks > 100_000 * rows, "{checks} checks in {rows} rows");
+        std::eprintln!("{checks} checks in {rows} rows, medium lengths in {medium_rows}");
     }
 
     /// The error bits of every scan keep the contract of `generic::marks::scan` on every
