@@ -170,6 +170,18 @@ impl Backend {
         }
     }
 
+    /// Which code this backend runs on this CPU (`None` where it
+    /// [cannot run](Backend::is_available)), for reports of what was measured or used:
+    /// a backend with one code for every CPU answers its module's name (`"scalar"`,
+    /// `"sse42"`, `"avx2"`, `"avx512"`, `"neon"`, `"simd128"`); one with a code for some
+    /// CPUs answers that code's where this CPU is one of them: `"avx2units128"` (AVX2's
+    /// schedule for CPUs whose AVX2 runs on 128-bit units, AMD Zen 1 and Zen+; the same
+    /// lookup algorithm, other size tiers: `src/tiers.rs`) and `"avx512vbmi"` (AVX-512 on
+    /// a CPU with VBMI, whose nibble lookups use it). Every variant gives the same answers.
+    pub fn variant(self) -> Option<&'static str> {
+        arch::variant(self)
+    }
+
     /// Validates `input` with this backend, whatever its length (the paths of
     /// `src/tiers.rs`, as [`crate::from_utf8`] takes them on the selected backend), with
     /// the same result as [`crate::from_utf8`].

@@ -173,10 +173,16 @@ pub const LARGE_GROUPS_FROM_512: usize = 1024;
 /// branch per group from 1 KiB").
 pub const GROUP_BRANCHES_BELOW_512: usize = 8 << 10;
 
+/// Inputs of this many bytes and more, up to one block, are tested for ASCII before any
+/// table is loaded (`Vector::SHORT_ASCII_FROM`): `BLOCK + 1`, none, on every backend but
+/// AVX2 on 128-bit units ([`SHORT_ASCII_FROM_UNITS_128`]). On text seen once the test is a
+/// guess, and one or two registers cost about what a wrong guess costs.
+pub const SHORT_ASCII_FROM: usize = BLOCK + 1;
+
 /// On CPUs whose AVX2 runs on 128-bit units (AMD Zen 1 and Zen+: the backend
 /// `arch::x86::avx2units128`), inputs of this many bytes and more, up to one block, are
 /// tested for ASCII (one OR of their registers) before any table is loaded, as those above
-/// one block are on every backend (`Vector::SHORT_ASCII_FROM`; elsewhere `BLOCK + 1`).
+/// one block are on every backend (`Vector::SHORT_ASCII_FROM`; elsewhere [`SHORT_ASCII_FROM`]).
 /// A register's full check costs twice as much there, so a wrong guess on text that is not
 /// ASCII costs less than a check saved on text that is (docs/PERFORMANCE.md, "A schedule
 /// for AVX2 on 128-bit units").

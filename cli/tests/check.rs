@@ -548,6 +548,14 @@ fn info_and_bench() {
         "{}",
         r.stdout
     );
+    let code = vutf8::Backend::selected().variant().unwrap();
+    assert!(
+        r.stdout.contains(&format!(
+            "chosen:          {chosen}\n  code:          {code}\n"
+        )),
+        "{}",
+        r.stdout
+    );
     assert!(r.stdout.contains("backends:        scalar"), "{}", r.stdout);
     // Every backend is on exactly one of the three lines.
     let line = |label: &str| {

@@ -134,6 +134,9 @@ struct Entry {
     /// it never choose a row that has one (nor does a build with the features enabled at
     /// compile time choose it by that). The tests run the row wherever `detect` says yes.
     prefer: fn() -> bool,
+    /// The name of the row's module (`avx2`, `avx2units128`...), for
+    /// [`Backend::variant`]: which of a backend's rows this CPU runs.
+    variant: &'static str,
 }
 
 /// Whether this CPU has target feature `$feature`: true if it is enabled at compile time,
@@ -386,6 +389,7 @@ macro_rules! backends {
             compiled: $(cfg!(target_feature = $feature))&&+ $(&& { let _ = $prefer; false })?,
             detect: || $(has!($feature))&&+,
             prefer: || true $(&& RUNTIME_DETECTION && $prefer())?,
+            variant: stringify!($module),
         }),+];
 
         /// Runs `test` with every vector type this CPU supports; returns their names.
@@ -489,6 +493,15 @@ pub(crate) fn not_built_reason(backend: Backend) -> &'static str {
 /// Whether this CPU can run `backend`.
 pub(crate) fn is_available(backend: Backend) -> bool {
     backend == Backend::Scalar || entry(backend).is_some()
+}
+
+/// The name of the code `backend` runs on this CPU ([`Backend::variant`]), if it can run
+/// it: the module of its row in the table (`"scalar"` for the scalar decoder).
+pub(crate) fn variant(backend: Backend) -> Option<&'static str> {
+    if backend == Backend::Scalar {
+        return Some("scalar");
+    }
+    entry(backend).map(|e| e.variant)
 }
 
 /// The raw validator of `backend`, if this CPU can run it.
@@ -609,6 +622,7 @@ pub(crate) fn runnable_scans() -> std::vec::Vec<(&'static str, ScanFn)> {
 #[cfg(all(test, feature = "std"))]
 mod tests {
     use super::portable::{ErrorBits, Positions, POSITIONS, WINDOW_WORDS};
+    use crate::backend::Backend;
     use crate::tiers::{BLOCK, RECORD_WINDOW};
     use std::vec::Vec;
 
@@ -626,6 +640,36 @@ mod tests {
             .iter()
             .enumerate()
             .filter(|(_, e)| (e.detect)())
+    }
+
+    /// `variant` (`Backend::variant`) names the row `row` chooses, where the backend runs:
+    /// the module of the last runnable row of that backend that is for this CPU (on x86,
+    /// AVX2's code for 128-bit units exactly where the CPU is one of those), and nothing
+    /// where it does not run.
+    #[test]
+    fn variant_names_the_row_this_cpu_runs() {
+        for b in Backend::ALL {
+            let expected = if b == Backend::Scalar {
+                Some("scalar")
+            } else {
+                super::BACKENDS
+                    .iter()
+                    .rev()
+                    .find(|e| e.backend == b && (e.detect)() && (e.prefer)())
+                    .map(|e| e.variant)
+            };
+            assert_eq!(super::variant(b), expected, "{b}");
+            assert_eq!(super::variant(b).is_some(), super::is_available(b), "{b}");
+        }
+        assert!(super::variant(super::selected()).is_some());
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        if super::is_available(Backend::Avx2) {
+            let units_128 = super::x86::has_128_bit_units();
+            assert_eq!(
+                super::variant(Backend::Avx2),
+                Some(if units_128 { "avx2units128" } else { "avx2" })
+            );
+        }
     }
 
     /// Every scan this CPU runs: each runnable backend's, the portable one, the dispatched.

@@ -161,7 +161,12 @@ pub fn header(title: &str) -> String {
         } else {
             ""
         };
-        s += &format!("- vutf8: {}{forced}\n", vutf8_backend().name());
+        let b = vutf8_backend();
+        s += &format!(
+            "- vutf8: {}{forced}, code {}\n",
+            b.name(),
+            b.variant().unwrap_or("?")
+        );
         s += &format!("- simdutf8 0.1: {}\n", simdutf8_backend());
         if cfg!(any(target_arch = "x86", target_arch = "x86_64")) {
             s += &format!("- simdutf 0.7 (C++): {}\n", simdutf_backend());

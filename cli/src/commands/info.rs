@@ -2,7 +2,8 @@
 //!
 //! Lists the SIMD features the CPU reports (as the standard library's runtime detection
 //! sees them), the validators ([`vutf8::Backend`]) this CPU can run and those it cannot,
-//! and the one that checking uses.
+//! and the one that checking uses, with the code it runs on this CPU
+//! ([`vutf8::Backend::variant`]).
 
 use std::io::{self, Write};
 
@@ -105,14 +106,27 @@ pub fn run(engine: Engine) -> io::Result<()> {
                 .map(Backend::name)
         )
     )?;
-    match engine {
-        Engine::Auto => writeln!(out, "chosen:          {}", Backend::selected().name()),
-        Engine::Forced(b) => writeln!(
-            out,
-            "chosen:          {} (forced with --backend; the best here is {})",
-            b.name(),
-            Backend::selected().name()
-        ),
-    }?;
+    let chosen = match engine {
+        Engine::Auto => {
+            writeln!(out, "chosen:          {}", Backend::selected().name())?;
+            Backend::selected()
+        }
+        Engine::Forced(b) => {
+            writeln!(
+                out,
+                "chosen:          {} (forced with --backend; the best here is {})",
+                b.name(),
+                Backend::selected().name()
+            )?;
+            b
+        }
+    };
+    // Which of the backend's codes this CPU runs (AVX2 has one for CPUs whose AVX2 runs on
+    // 128-bit units; AVX-512 one for CPUs with VBMI): what a measurement ran.
+    writeln!(
+        out,
+        "  code:          {}",
+        chosen.variant().unwrap_or("(cannot run here)")
+    )?;
     out.flush()
 }

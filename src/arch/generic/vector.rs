@@ -81,10 +81,10 @@ pub(crate) trait Vector: Copy {
 
     /// Inputs of this many bytes and more, up to one block, are tested for ASCII (one OR of
     /// their registers) before any table is loaded (`schedule::validate_small`); those
-    /// above one block always are. `BLOCK + 1` (none) by default; AVX2 on 128-bit units
-    /// `tiers::SHORT_ASCII_FROM_UNITS_128`. A vector type with a narrower `Narrow` tests
-    /// the inputs it leaves to that one by `Narrow`'s own.
-    const SHORT_ASCII_FROM: usize = crate::tiers::BLOCK + 1;
+    /// above one block always are. `tiers::SHORT_ASCII_FROM` (none) by default; AVX2 on
+    /// 128-bit units `tiers::SHORT_ASCII_FROM_UNITS_128`. A vector type with a narrower
+    /// `Narrow` tests the inputs it leaves to that one by `Narrow`'s own.
+    const SHORT_ASCII_FROM: usize = crate::tiers::SHORT_ASCII_FROM;
 
     /// Below this, from `ALIGNED_FROM`, the medium path's aligned groups with a branch each
     /// (`GROUP_BRANCHES`) have `tiers::SMALL_GROUP` blocks instead of `MEDIUM_GROUP`

@@ -70,7 +70,7 @@ impl<const UNITS_128: bool> Vector for Avx2Vector<UNITS_128> {
     const SHORT_ASCII_FROM: usize = if UNITS_128 {
         crate::tiers::SHORT_ASCII_FROM_UNITS_128
     } else {
-        crate::tiers::BLOCK + 1
+        crate::tiers::SHORT_ASCII_FROM
     };
     const BUSY_ERROR_TEST: usize = if UNITS_128 {
         crate::tiers::BUSY_ERROR_TEST_UNITS_128
