@@ -33,7 +33,6 @@ pub(crate) unsafe fn prefetch(ptr: *const u8) {
 /// schedule for them
 /// (`avx2units128`). Asked of `cpuid` once, then remembered; only of a CPU that has AVX2.
 /// Without `std` (no run-time detection, `crate::arch`) it is never called.
-#[allow(dead_code)] // Only the run-time choice (`std`) calls it.
 pub(crate) fn has_128_bit_units() -> bool {
     use core::sync::atomic::{AtomicU8, Ordering};
     /// 0: not asked yet; 1: no; 2: yes.
