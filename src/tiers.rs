@@ -182,10 +182,10 @@ pub const SHORT_ASCII_FROM: usize = BLOCK + 1;
 /// On CPUs whose AVX2 runs on 128-bit units (AMD Zen 1 and Zen+: the backend
 /// `arch::x86::avx2units128`), inputs of this many bytes and more, up to one block, are
 /// tested for ASCII (one OR of their registers) before any table is loaded, as those above
-/// one block are on every backend (`Vector::SHORT_ASCII_FROM`; elsewhere [`SHORT_ASCII_FROM`]).
-/// A register's full check costs twice as much there, so a wrong guess on text that is not
-/// ASCII costs less than a check saved on text that is (docs/PERFORMANCE.md, "A schedule
-/// for AVX2 on 128-bit units").
+/// one block are on every backend (`Vector::SHORT_ASCII_FROM`; elsewhere
+/// [`SHORT_ASCII_FROM`]). A register's full check costs twice as much there, so a wrong
+/// guess on text that is not ASCII costs less than a check saved on text that is
+/// (docs/PERFORMANCE.md, "A schedule for AVX2 on 128-bit units").
 pub const SHORT_ASCII_FROM_UNITS_128: usize = REGISTER_128;
 
 /// On CPUs whose AVX2 runs on 128-bit units, the aligned medium path's groups below this

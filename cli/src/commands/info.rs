@@ -106,21 +106,17 @@ pub fn run(engine: Engine) -> io::Result<()> {
                 .map(Backend::name)
         )
     )?;
-    let chosen = match engine {
-        Engine::Auto => {
-            writeln!(out, "chosen:          {}", Backend::selected().name())?;
-            Backend::selected()
-        }
-        Engine::Forced(b) => {
-            writeln!(
-                out,
-                "chosen:          {} (forced with --backend; the best here is {})",
-                b.name(),
+    let (chosen, forced) = match engine {
+        Engine::Auto => (Backend::selected(), String::new()),
+        Engine::Forced(b) => (
+            b,
+            format!(
+                " (forced with --backend; the best here is {})",
                 Backend::selected().name()
-            )?;
-            b
-        }
+            ),
+        ),
     };
+    writeln!(out, "chosen:          {}{forced}", chosen.name())?;
     // Which of the backend's codes this CPU runs (AVX2 has one for CPUs whose AVX2 runs on
     // 128-bit units; AVX-512 one for CPUs with VBMI): what a measurement ran.
     writeln!(
