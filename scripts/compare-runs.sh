@@ -6,10 +6,13 @@
 # separate runs is what docs/PERFORMANCE.md quotes. Each run's own output is kept in
 # target/compare-runs/.
 #
-# Usage: scripts/compare-runs.sh N [--features F] [--no-avx512] [compare options, e.g.
-# --min-size 4096]
+# Usage: scripts/compare-runs.sh N [--features F] [--no-avx512] [--aligned] [compare
+# options, e.g. --min-size 4096]
 # `--features F` goes to cargo; `--no-avx512` builds vutf8 without its `avx512` feature (the
-# path of an AVX2-only CPU, measured on an AVX-512 one); everything else to the benchmark. The plot written to docs/compare.svg (with
+# path of an AVX2-only CPU, measured on an AVX-512 one); `--aligned` builds with every
+# function and loop on a 64-byte boundary, as scripts/sweep.sh does (scripts/lib/aligned.sh:
+# a plain build's figures are those of one layout, which on an Intel Xeon moved a whole file
+# by 1.3x); everything else to the benchmark. The plot written to docs/compare.svg (with
 # --real: docs/compare-real.svg) is the last run's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +24,12 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --features) cargo_args+=(--features "${2:?--features needs a value}"); shift 2 ;;
         --no-avx512) cargo_args+=(--no-default-features); shift ;;
+        --aligned)
+            # shellcheck source=scripts/lib/aligned.sh
+            source scripts/lib/aligned.sh
+            export RUSTFLAGS="$ALIGNED_RUSTFLAGS" CARGO_TARGET_DIR="$ALIGNED_TARGET_DIR"
+            shift
+            ;;
         *) bench_args+=("$1"); shift ;;
     esac
 done

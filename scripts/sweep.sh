@@ -8,12 +8,9 @@
 #   carry the binary to another machine with the corpus).
 #   SWEEP-OPTIONS: the sweep's own (--rounds, --min, --max, --step, --kinds, --no-plot...).
 #
-# Why: built plainly, where the link happens to put vutf8's functions moves the sweep's
-# ratios by 4-8 %: two binaries whose `avx512::validate` was the same machine code, 64-byte
-# aligned in one and 32 bytes past that in the other, measured English HTML at 1.27 and
-# 1.21 (docs/PERFORMANCE.md, "How far one binary's figures hold"). With every function and
-# loop starting on a 64-byte boundary, a change to one function no longer moves the others,
-# and two builds differ only by what changed. SWEEP_RUSTFLAGS replaces the flags;
+# Why aligned: built plainly, where the link happens to put vutf8's functions moves the
+# sweep's ratios by 4-8 % (scripts/lib/aligned.sh, which holds the flags, says more).
+# SWEEP_RUSTFLAGS replaces the flags;
 # SWEEP_TARGET_DIR the folder (default target/aligned, so that the plain build's cache in
 # target/ is kept). To compare two builds, run them in alternating order (A B, B A, ...):
 # run always in the same order, the second of two copies of one binary read English HTML
@@ -34,8 +31,10 @@ fi
 if [ "${1:-}" = "--" ]; then
     shift
 fi
-export CARGO_TARGET_DIR="${SWEEP_TARGET_DIR:-target/aligned}"
-export RUSTFLAGS="${SWEEP_RUSTFLAGS--C llvm-args=-align-loops=64 -C llvm-args=-align-all-functions=6}"
+# shellcheck source=scripts/lib/aligned.sh
+source scripts/lib/aligned.sh
+export CARGO_TARGET_DIR="${SWEEP_TARGET_DIR:-$ALIGNED_TARGET_DIR}"
+export RUSTFLAGS="${SWEEP_RUSTFLAGS-$ALIGNED_RUSTFLAGS}"
 if $no_run; then
     cargo bench -q -p vutf8-bench --bench sweep "${features[@]}" --no-run --message-format=json |
         python3 -c 'import json, sys
