@@ -7,7 +7,9 @@
 /// Whether the CPU of this vendor string (`cpuid` leaf 0: EBX, EDX, ECX) and signature
 /// (leaf 1: EAX) runs its 256-bit AVX2 operations on 128-bit units: AMD Zen 1 and Zen+
 /// (family 17h, models below 30h; Zen 2, from model 30h, has 256-bit units) and Hygon
-/// Dhyana (family 18h, a Zen 1).
+/// Dhyana (family 18h, a Zen 1). Every other CPU, Intel's included, takes the plain AVX2
+/// row: on an Intel Xeon Emerald Rapids the 128-bit units' schedule, forced on, was slower
+/// on every kind of text but invalid text (docs/PERFORMANCE.md, "A second CPU, fifth time").
 #[cfg_attr(
     not(any(target_arch = "x86", target_arch = "x86_64")),
     allow(dead_code)
