@@ -17,7 +17,7 @@
 //! | `len < REGISTER_256` (32)          | one register from two 16-byte loads, zeros after the input  | AVX2            |
 //! | `len < REGISTER_512` (64)          | one register from one masked load, zeros after the input    | AVX-512         |
 //! | `len < SHORT_BELOW` (513; AVX-512: `GROUPS_FROM_512`, 448) | the short path: straight through the registers, above one block an ASCII test of the first block and then of the others, no per-block tests (AVX2 from `SHORT_HALVES_FROM_256`, 384: the others' test in two halves, and where one half is ASCII only the other's registers checked) | all vector ones |
-//! | `len < GROUP_BRANCHES_BELOW_512` (8 KiB; from `GROUPS_FROM_512`, 448) | the first block, then groups of `MEDIUM_GROUP` (4; from `LARGE_GROUPS_FROM_512`, 1 KiB: `MEDIUM_GROUP_512`, 8) blocks from the first 64-byte boundary, as many as leave the rest one whole block or more, one ASCII test each, all tested before the first branch, then one branch per group and none on the whole input (a first block that is not ASCII: every group through one pass with no ASCII test); the rest in registers from where the groups end, the last clamped to end at the end | AVX-512 |
+//! | `len < GROUP_BRANCHES_BELOW_512` (8 KiB; from `GROUPS_FROM_512`, 448) | the first block, then groups of `MEDIUM_GROUP` (4; from `LARGE_GROUPS_FROM_512`, 1,664: `MEDIUM_GROUP_512`, 8) blocks from the first 64-byte boundary, as many as leave the rest one whole block or more, one ASCII test each, all tested before the first branch, then one branch per group and none on the whole input (a first block that is not ASCII: every group through one pass with no ASCII test); the rest in registers from where the groups end, the last clamped to end at the end | AVX-512 |
 //! | `len < MEDIUM_UNALIGNED_BELOW` (1.5 KiB) | groups from the first byte: a first block that is not ASCII sends every group through one pass with no ASCII test; otherwise groups of `MEDIUM_GROUP` (4) blocks, one ASCII test each, all tested before the first branch, then one branch per group and none on the whole input; the rest in registers ending at the end | AVX2 |
 //! | `len < MEDIUM_BELOW` (16 KiB; AVX-512: no limit, `MEDIUM_BELOW_512`) | the medium path from the first 64-byte boundary: the first block, then groups of `MEDIUM_GROUP` (4; AVX-512 below `MASKED_BELOW`: `MEDIUM_GROUP_512`, 8) blocks from the boundary, one ASCII test each (below `MASKED_BELOW`, 16 KiB, every group, the first block and the rest tested before the first branch: an input all ASCII is valid at once, except with AVX2, which branches on each group as above; with AVX2 and AVX-512, a first block that is not ASCII sends every group through one pass with no ASCII test), the rest in registers ending at the end, the error tested at the end (from `MASKED_BELOW`, after `MEDIUM_LONG_FIRST_TEST` groups, then every `MEDIUM_LONG_ERROR_TEST`, an error saying where the span that failed starts) | all vector ones |
 //! | otherwise                          | the main loop: groups of `LOOP_GROUP` (8) blocks of `BLOCK` (64) bytes between error tests, then single blocks, then the last `BLOCK` bytes re-checked, overlapping | all but AVX-512 |
@@ -155,13 +155,19 @@ pub const GROUPS_FROM_512: usize = 7 * BLOCK;
 /// groups leave the rest a whole block").
 pub const ONE_GROUP_BELOW_512: usize = (2 + 2 * MEDIUM_GROUP) * BLOCK;
 
-/// From here (1 KiB) AVX-512's groups with a branch each have `MEDIUM_GROUP_512` blocks,
-/// below it `MEDIUM_GROUP`. Groups of 4 blocks at 1-8 KiB too were 0.94-0.96x the time on
-/// English HTML and 1.00-1.02x on other text, but with them in the same function as those
-/// of 576-1,023 bytes, English HTML there kept only 1-3 % of the 3-4 % it gains, and 576
-/// and 640 bytes stayed further behind simdutf8 (docs/PERFORMANCE.md, "AVX-512: groups of
-/// 4 blocks with a branch each from 448 bytes").
-pub const LARGE_GROUPS_FROM_512: usize = 1024;
+/// From here (1,664 bytes: where groups of `MEDIUM_GROUP_512` blocks, which leave the rest
+/// one whole block or more, are three) AVX-512's groups with a branch each have
+/// `MEDIUM_GROUP_512` blocks, below it `MEDIUM_GROUP`. From 1 KiB, where groups of 8 were
+/// one or two and the rest up to 10 registers, an Intel Xeon (Emerald Rapids) paid about
+/// 15 ns more per call than with three: the inputs of 1,536-1,663 bytes cost up to 1.19x
+/// those of 1,664 bytes, and with groups of 4 up to here the inputs of 1,024-1,663 bytes
+/// took 0.89-0.94x the time on English HTML, Russian and Chinese text, 0.97-1.00x on
+/// French; groups of 4 up to 8 KiB lost 3-4 % on French and Russian from 2,176 bytes
+/// (docs/PERFORMANCE.md, "AVX-512: groups of 8 blocks from three of them"). On a Zen 4,
+/// groups of 4 blocks at 1-8 KiB were 0.94-0.96x the time on English HTML and 1.00-1.02x
+/// on other text (docs/PERFORMANCE.md, "AVX-512: groups of 4 blocks with a branch each
+/// from 448 bytes").
+pub const LARGE_GROUPS_FROM_512: usize = 2 * BLOCK + 3 * MEDIUM_GROUP_512 * BLOCK;
 
 /// AVX-512 inputs of `GROUPS_FROM_512` bytes up to this (8 KiB) take the medium path's
 /// groups with a branch each and no test of the whole input first, as AVX2's do

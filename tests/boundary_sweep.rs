@@ -29,6 +29,8 @@
 //! `error_len`), the scalar reference (every field of the error) and the pattern's own
 //! expected [`ErrorKind`]. `VUTF8_EXHAUSTIVE=full` sweeps every offset of every length up
 //! to the second group; `reduced` (AddressSanitizer, emulation) fewer lengths; see [`plan`].
+//! The lengths where only the AVX-512 backends change tier are swept where the CPU runs
+//! them ([`avx512_runs`]).
 //! The backends see every input; the public API and the streams see every length and
 //! offset, after one kind of prefix in turn ([`through_the_api`]).
 
@@ -162,12 +164,29 @@ const MAX_SHORT: usize = {
 // swept.
 const _: () = assert!(ALL_UP_TO < GROUPS_FROM_512 && 2 * BLOCK + 3 * GROUP + 3 < MAX_SHORT);
 const _: () = assert!(ONE_GROUP_BELOW_512 == 2 * BLOCK + 2 * GROUP);
-// Its groups of `MEDIUM_GROUP_512` blocks start, and gain their second, within them too.
+// Its groups of `MEDIUM_GROUP_512` blocks start (an edge, swept wherever it lies) two or
+// more, so that its first lengths have an error in a later group, and at a group count's
+// first length (their groups too leave the rest one whole block or more).
 const _: () = assert!(
-    LARGE_GROUPS_FROM_512 + 3 < MAX_SHORT
-        && LARGE_GROUPS_FROM_512 < 2 * BLOCK + 2 * GROUP_512
-        && 2 * BLOCK + 2 * GROUP_512 + 3 < MAX_SHORT
+    LARGE_GROUPS_FROM_512 >= 2 * BLOCK + 2 * GROUP_512
+        && (LARGE_GROUPS_FROM_512 - 2 * BLOCK).is_multiple_of(GROUP_512)
+        && LARGE_GROUPS_FROM_512 < GROUP_BRANCHES_BELOW_512
 );
+
+/// Whether this build has the AVX-512 backends (x86 with the feature `avx512`): then
+/// [`every_tier_is_swept`] asks for the tiers they alone take, in the plan that sweeps them.
+const AVX512_BUILD: bool = cfg!(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    feature = "avx512"
+));
+
+/// Whether the sweeps take the lengths that only the AVX-512 backends take differently
+/// ([`avx512_edges`], two of [`long_lengths`]): where this CPU runs them. Elsewhere (an
+/// x86 CPU without AVX-512, aarch64 and wasm32 under an emulator) no backend under test
+/// has a tier there.
+fn avx512_runs() -> bool {
+    Backend::Avx512.is_available()
+}
 
 /// The long inputs: the longest of AVX-512's groups with a branch each
 /// (`GROUP_BRANCHES_BELOW_512 - 1`: the most groups there), the longest whose medium path
@@ -177,19 +196,23 @@ const _: () = assert!(
 /// (AVX-512) tests its error inside the loop, every
 /// `MEDIUM_LONG_ERROR_TEST` groups, with a partial block after the groups. (The offsets
 /// of [`plan`] put errors in the first span, a middle one and the last, whose `from` the
-/// cold `locate` starts at.)
-fn long_lengths() -> [usize; 5] {
-    [
-        GROUP_BRANCHES_BELOW_512 - 1,
-        MASKED_BELOW - 1,
-        MEDIUM_BELOW,
-        MEDIUM_BELOW + 1,
-        MEDIUM_BELOW.max(BLOCK + MEDIUM_LONG_ERROR_TEST * GROUP) + BLOCK + 37,
-    ]
+/// cold `locate` starts at.) The first and the last only with `avx512` (the tiers of
+/// AVX-512).
+fn long_lengths(avx512: bool) -> Vec<usize> {
+    let mut lengths = vec![MASKED_BELOW - 1, MEDIUM_BELOW, MEDIUM_BELOW + 1];
+    if avx512 {
+        lengths.push(GROUP_BRANCHES_BELOW_512 - 1);
+        lengths.push(MEDIUM_BELOW.max(BLOCK + MEDIUM_LONG_ERROR_TEST * GROUP) + BLOCK + 37);
+    }
+    lengths
 }
 /// The longest input swept.
 fn max_len() -> usize {
-    long_lengths().into_iter().max().unwrap_or(0).max(MAX_SHORT)
+    long_lengths(true)
+        .into_iter()
+        .max()
+        .unwrap_or(0)
+        .max(MAX_SHORT)
 }
 
 /// Where AVX2's short path in halves splits an input of `len` bytes (at a block boundary
@@ -201,15 +224,12 @@ fn halves_at(len: usize) -> usize {
 /// The tier edges above [`ALL_UP_TO`]: block counts of the short path (where AVX2 starts
 /// to test it in halves, and its last length), the medium path's first length and the
 /// lengths where its number of groups changes (which are also where the main loop of a
-/// long input reaches its first and second group), where AVX-512's short path hands over to
-/// its groups with a branch each (`GROUPS_FROM_512`), where those gain their second and
-/// third group, where they become groups of 8 blocks (`LARGE_GROUPS_FROM_512`) and gain
-/// their second, and AVX2's groups from the first byte
+/// long input reaches its first and second group), and AVX2's groups from the first byte
 /// (a group more at each multiple of a group; their last length, on 256-bit and on
-/// 128-bit units).
-/// Lengths within 3 bytes of each are swept.
-fn edges() -> Vec<usize> {
-    vec![
+/// 128-bit units); with `avx512`, [`avx512_edges`] too. Lengths within 3 bytes of each are
+/// swept.
+fn edges(avx512: bool) -> Vec<usize> {
+    let mut edges = vec![
         3 * BLOCK,
         ASCII_SKIP_BLOCKS * BLOCK,
         5 * BLOCK,
@@ -222,15 +242,28 @@ fn edges() -> Vec<usize> {
         BLOCK + 3 * GROUP,
         SECOND_GROUP,
         SECOND_GROUP + BLOCK,
+        3 * GROUP,
+        MEDIUM_UNALIGNED_BELOW,
+        MEDIUM_UNALIGNED_BELOW_UNITS_128,
+    ];
+    if avx512 {
+        edges.extend(avx512_edges());
+    }
+    edges
+}
+
+/// The tier edges of AVX-512 alone: where its short path hands over to its groups with a
+/// branch each (`GROUPS_FROM_512`), where those gain their second and third group, where
+/// they become groups of 8 blocks (`LARGE_GROUPS_FROM_512`, the 3 bytes before it the
+/// longest groups of 4, with their most groups) and where those gain a group.
+fn avx512_edges() -> [usize; 6] {
+    [
         GROUPS_FROM_512 - 1,
         GROUPS_FROM_512,
         ONE_GROUP_BELOW_512,
         2 * BLOCK + 3 * GROUP,
         LARGE_GROUPS_FROM_512,
-        2 * BLOCK + 2 * GROUP_512,
-        3 * GROUP,
-        MEDIUM_UNALIGNED_BELOW,
-        MEDIUM_UNALIGNED_BELOW_UNITS_128,
+        LARGE_GROUPS_FROM_512 + GROUP_512,
     ]
 }
 // AVX2's groups from the first byte end within the lengths swept, after two of their
@@ -263,14 +296,16 @@ fn sampled_offset(len: usize, o: usize) -> bool {
 /// - `reduced`: every length up to `2 * BLOCK + 4` with every offset, the edges ±1 with
 ///   the sampled offsets, and the long lengths with the offsets within 1 byte of a block
 ///   boundary in the three stretches.
-fn plan() -> Plan {
+///
+/// With `avx512`, the edges and long lengths of the AVX-512 tiers too.
+fn plan(avx512: bool) -> Plan {
     let (all_up_to, near, stride, sampled) = match common::tier() {
         Tier::Sample => (ALL_UP_TO, 3, Some(37), true),
         Tier::Full => (FIRST_GROUP + BLOCK + 3, 3, None, false),
         Tier::Reduced => (2 * BLOCK + 4, 1, None, true),
     };
     let mut lengths: Vec<usize> = (0..=all_up_to).collect();
-    for e in edges() {
+    for e in edges(avx512) {
         lengths.extend(e - near..=e + near);
     }
     if let Some(stride) = stride {
@@ -287,7 +322,7 @@ fn plan() -> Plan {
             (len, offsets)
         })
         .collect();
-    for len in long_lengths() {
+    for len in long_lengths(avx512) {
         let middle = len / 2 - GROUP..len / 2 + GROUP;
         let offsets = (0..=len)
             .filter(|&o| {
@@ -522,7 +557,7 @@ fn sweep(pattern: &Pattern, plan: &Plan, backends: &[Backend], place: usize) -> 
 #[test]
 fn every_error_class_at_every_offset_and_length() {
     let backends = common::backends();
-    let plan = plan();
+    let plan = plan(avx512_runs());
     let (inputs, checks) = (AtomicU64::new(0), AtomicU64::new(0));
     let next = AtomicUsize::new(0);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -551,8 +586,9 @@ fn every_error_class_at_every_offset_and_length() {
     }
     let (inputs, checks) = (inputs.into_inner(), checks.into_inner());
     eprintln!(
-        "boundary sweep: {} lengths, {} patterns, {inputs} inputs, {checks} checks ({} backends), {:.1?}",
+        "boundary sweep: {} lengths (AVX-512's: {}), {} patterns, {inputs} inputs, {checks} checks ({} backends), {:.1?}",
         plan.len(),
+        if avx512_runs() { "swept" } else { "not run here" },
         PATTERNS.len(),
         backends.len(),
         start.elapsed()
@@ -565,7 +601,7 @@ fn valid_inputs_of_every_length_after_every_prefix() {
     // The same shapes without an error: nothing may be reported.
     let backends = common::backends();
     let mut cases = 0;
-    for (len, offsets) in plan() {
+    for (len, offsets) in plan(avx512_runs()) {
         for w in 0..PREFIXES.len() {
             for m in [false, true] {
                 for o in offsets.iter().copied().step_by(7).chain([len]) {
@@ -599,9 +635,6 @@ fn every_tier_is_swept() {
         }),
         ("one AVX2 register from two 16-byte loads", |len, _| {
             (REGISTER_128..REGISTER_256).contains(&len)
-        }),
-        ("one masked 512-bit register (AVX-512)", |len, _| {
-            (WORD_BELOW..REGISTER_512).contains(&len)
         }),
         (
             "short path, last register 1-2 bytes past the first (128-bit)",
@@ -706,65 +739,6 @@ fn every_tier_is_swept() {
             "medium path from the first 64-byte boundary (AVX2), its shortest input",
             |len, o| len == MEDIUM_UNALIGNED_BELOW && o + BLOCK > len,
         ),
-        ("short path, its longest input (AVX-512)", |len, o| {
-            len == GROUPS_FROM_512 - 1 && o + BLOCK > len
-        }),
-        (
-            "a branch per group (AVX-512), its shortest input, an error in the rest",
-            |len, o| len == GROUPS_FROM_512 && o + BLOCK > len,
-        ),
-        (
-            "a branch per group (AVX-512), an error in the first block",
-            |len, o| (GROUPS_FROM_512..SHORT_BELOW).contains(&len) && o < BLOCK,
-        ),
-        (
-            "a branch per group (AVX-512), an error in its one group",
-            |len, o| {
-                (GROUPS_FROM_512..SHORT_BELOW).contains(&len) && (BLOCK..BLOCK + GROUP).contains(&o)
-            },
-        ),
-        (
-            "a branch per group (AVX-512), one group, an error in the rest",
-            |len, o| (GROUPS_FROM_512..ONE_GROUP_BELOW_512).contains(&len) && o >= BLOCK + GROUP,
-        ),
-        (
-            "a branch per group (AVX-512), two groups or more, an error in a later group",
-            |len, o| {
-                (ONE_GROUP_BELOW_512..GROUP_BRANCHES_BELOW_512).contains(&len)
-                    && (BLOCK + GROUP..len - GROUP).contains(&o)
-            },
-        ),
-        (
-            "groups of 8 blocks (AVX-512), an error in a later group",
-            |len, o| {
-                (2 * BLOCK + 2 * GROUP_512..GROUP_BRANCHES_BELOW_512).contains(&len)
-                    && (BLOCK + GROUP_512..len - 2 * BLOCK).contains(&o)
-            },
-        ),
-        (
-            "groups of 8 blocks (AVX-512), one more group than a byte shorter",
-            |len, _| len > LARGE_GROUPS_FROM_512 && (len - 2 * BLOCK).is_multiple_of(GROUP_512),
-        ),
-        (
-            "a branch per group (AVX-512), its longest input, an error in the rest",
-            |len, o| len == GROUP_BRANCHES_BELOW_512 - 1 && o + BLOCK > len,
-        ),
-        (
-            "medium path, its error test inside the loop (AVX-512), error near the start",
-            |len, o| len >= MASKED_BELOW.max(BLOCK + MEDIUM_LONG_ERROR_TEST * GROUP) && o < BLOCK,
-        ),
-        (
-            "medium path, an error after a span found clean (AVX-512: `from` past 0)",
-            |len, o| {
-                len >= MASKED_BELOW
-                    && o >= BLOCK + (MEDIUM_LONG_FIRST_TEST + MEDIUM_LONG_ERROR_TEST) * GROUP
-                    && o + 2 * BLOCK < len
-            },
-        ),
-        (
-            "medium path, an error in its last span or the rest (AVX-512: `from` past 0)",
-            |len, o| len >= MASKED_BELOW && o + BLOCK > len,
-        ),
         ("main loop, its shortest input", |len, o| {
             len == MEDIUM_BELOW && o + BLOCK > len
         }),
@@ -800,8 +774,74 @@ fn every_tier_is_swept() {
             |len, o| len > MEDIUM_BELOW && len % BLOCK != 0 && o >= len - len % BLOCK,
         ),
     ];
-    let plan = plan();
-    for (tier, reaches) in tiers {
+    // The tiers of AVX-512 alone, asked for in a build that has it ([`AVX512_BUILD`]).
+    let avx512_tiers: &[(&str, Reach)] = &[
+        ("one masked 512-bit register (AVX-512)", |len, _| {
+            (WORD_BELOW..REGISTER_512).contains(&len)
+        }),
+        ("short path, its longest input (AVX-512)", |len, o| {
+            len == GROUPS_FROM_512 - 1 && o + BLOCK > len
+        }),
+        (
+            "a branch per group (AVX-512), its shortest input, an error in the rest",
+            |len, o| len == GROUPS_FROM_512 && o + BLOCK > len,
+        ),
+        (
+            "a branch per group (AVX-512), an error in the first block",
+            |len, o| (GROUPS_FROM_512..SHORT_BELOW).contains(&len) && o < BLOCK,
+        ),
+        (
+            "a branch per group (AVX-512), an error in its one group",
+            |len, o| {
+                (GROUPS_FROM_512..SHORT_BELOW).contains(&len) && (BLOCK..BLOCK + GROUP).contains(&o)
+            },
+        ),
+        (
+            "a branch per group (AVX-512), one group, an error in the rest",
+            |len, o| (GROUPS_FROM_512..ONE_GROUP_BELOW_512).contains(&len) && o >= BLOCK + GROUP,
+        ),
+        (
+            "a branch per group (AVX-512), two groups or more, an error in a later group",
+            |len, o| {
+                (ONE_GROUP_BELOW_512..GROUP_BRANCHES_BELOW_512).contains(&len)
+                    && (BLOCK + GROUP..len - GROUP).contains(&o)
+            },
+        ),
+        (
+            "groups of 8 blocks (AVX-512), an error in a later group",
+            |len, o| {
+                (LARGE_GROUPS_FROM_512..GROUP_BRANCHES_BELOW_512).contains(&len)
+                    && (BLOCK + GROUP_512..len - 2 * BLOCK).contains(&o)
+            },
+        ),
+        (
+            "groups of 8 blocks (AVX-512), one more group than a byte shorter",
+            |len, _| len > LARGE_GROUPS_FROM_512 && (len - 2 * BLOCK).is_multiple_of(GROUP_512),
+        ),
+        (
+            "a branch per group (AVX-512), its longest input, an error in the rest",
+            |len, o| len == GROUP_BRANCHES_BELOW_512 - 1 && o + BLOCK > len,
+        ),
+        (
+            "medium path, its error test inside the loop (AVX-512), error near the start",
+            |len, o| len >= MASKED_BELOW.max(BLOCK + MEDIUM_LONG_ERROR_TEST * GROUP) && o < BLOCK,
+        ),
+        (
+            "medium path, an error after a span found clean (AVX-512: `from` past 0)",
+            |len, o| {
+                len >= MASKED_BELOW
+                    && o >= BLOCK + (MEDIUM_LONG_FIRST_TEST + MEDIUM_LONG_ERROR_TEST) * GROUP
+                    && o + 2 * BLOCK < len
+            },
+        ),
+        (
+            "medium path, an error in its last span or the rest (AVX-512: `from` past 0)",
+            |len, o| len >= MASKED_BELOW && o + BLOCK > len,
+        ),
+    ];
+    let plan = plan(AVX512_BUILD);
+    let avx512_tiers = if AVX512_BUILD { avx512_tiers } else { &[] };
+    for (tier, reaches) in tiers.iter().chain(avx512_tiers) {
         assert!(
             plan.iter()
                 .any(|(len, offsets)| offsets.iter().any(|&o| reaches(*len, o))),
@@ -812,7 +852,7 @@ fn every_tier_is_swept() {
     for (len, offsets) in plan.iter().filter(|(len, _)| *len <= 2 * BLOCK + 4) {
         assert_eq!(offsets.len(), len + 1, "every offset of length {len}");
     }
-    for e in edges() {
+    for e in edges(AVX512_BUILD) {
         assert!(plan.iter().any(|(len, _)| *len == e), "edge {e} swept");
     }
 }

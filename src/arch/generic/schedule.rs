@@ -8,7 +8,7 @@
 //! 128-bit     word  | packed | short path                 | medium path, aligned      | main loop
 //! AVX2        word  | 128 | two 16 B  | short path (384: in halves) | groups, byte 0 | aligned | main loop
 //! AVX-512     word  | one masked load -----------| short path (to 447) | groups (to 8 KiB) | medium, aligned
-//!                                                      (groups of 4 blocks; of 8 from 1 KiB)
+//!                                                      (groups of 4 blocks; of 8 from 1,664 B)
 //!
 //! word: inputs under `WORD_BELOW` never reach a backend (`crate::word`, from
 //! `crate::engine`); the paths here still take them correctly.
@@ -52,8 +52,8 @@
 //!   has groups of `SMALL_GROUP` blocks below 8 KiB on the aligned medium path
 //!   (`Vector::SMALL_GROUPS_BELOW`) and tests a busy input's error every 512 bytes
 //!   (`Vector::BUSY_ERROR_TEST`): a full check costs twice as much there.
-//! - *Groups* of `MEDIUM_GROUP` blocks above that (AVX-512 from 1 KiB below
-//!   `MASKED_BELOW`: `MEDIUM_GROUP_512`; eight registers either way), on 64-byte
+//! - *Groups* of `MEDIUM_GROUP` blocks above that (AVX-512 from `LARGE_GROUPS_FROM_512`
+//!   below `MASKED_BELOW`: `MEDIUM_GROUP_512`; eight registers either way), on 64-byte
 //!   boundaries of memory, one ASCII test each; their number, and the rest's registers,
 //!   depend on the length only ([`validate_medium`]). Below `MASKED_BELOW`, every group is
 //!   tested before any of their branches is taken, so that a wrong guess is found as soon
