@@ -158,15 +158,13 @@ pub const ONE_GROUP_BELOW_512: usize = (2 + 2 * MEDIUM_GROUP) * BLOCK;
 /// From here (1,664 bytes: where groups of `MEDIUM_GROUP_512` blocks, which leave the rest
 /// one whole block or more, are three) AVX-512's groups with a branch each have
 /// `MEDIUM_GROUP_512` blocks, below it `MEDIUM_GROUP`. From 1 KiB, where groups of 8 were
-/// one or two and the rest up to 10 registers, an Intel Xeon (Emerald Rapids) paid about
-/// 15 ns more per call than with three: the inputs of 1,536-1,663 bytes cost up to 1.19x
-/// those of 1,664 bytes, and with groups of 4 up to here the inputs of 1,024-1,663 bytes
-/// took 0.89-0.94x the time on English HTML, Russian and Chinese text, 0.97-1.00x on
-/// French; groups of 4 up to 8 KiB lost 3-4 % on French and Russian from 2,176 bytes
-/// (docs/PERFORMANCE.md, "AVX-512: groups of 8 blocks from three of them"). On a Zen 4,
-/// groups of 4 blocks at 1-8 KiB were 0.94-0.96x the time on English HTML and 1.00-1.02x
-/// on other text (docs/PERFORMANCE.md, "AVX-512: groups of 4 blocks with a branch each
-/// from 448 bytes").
+/// one or two and the rest up to 10 registers, an Intel Xeon (Emerald Rapids) paid more
+/// per call than with three (a step at 26 blocks), and groups of 4 up to here were faster
+/// there on every kind of text but French (the same); groups of 4 beyond lost on French and
+/// Russian (docs/PERFORMANCE.md, "AVX-512: groups of 8 blocks from three of them"). On a
+/// Zen 4, groups of 4 at 1-8 KiB were faster on English HTML and slightly slower on other
+/// text (docs/PERFORMANCE.md, "AVX-512: groups of 4 blocks with a branch each from 448
+/// bytes").
 pub const LARGE_GROUPS_FROM_512: usize = 2 * BLOCK + 3 * MEDIUM_GROUP_512 * BLOCK;
 
 /// AVX-512 inputs of `GROUPS_FROM_512` bytes up to this (8 KiB) take the medium path's
