@@ -23,11 +23,13 @@
 //! | otherwise                          | the main loop: groups of `LOOP_GROUP` (8) blocks of `BLOCK` (64) bytes between error tests, then single blocks, then the last `BLOCK` bytes re-checked, overlapping | all but AVX-512 |
 //!
 //! On CPUs that run AVX2 on 128-bit units (AMD Zen 1 and Zen+; the backend
-//! `arch::x86::avx2units128`, chosen at run time) four AVX2 tiers differ: inputs from
+//! `arch::x86::avx2units128`, chosen at run time) five AVX2 tiers differ: inputs from
 //! `SHORT_ASCII_FROM_UNITS_128` (16) bytes up to one block are tested for ASCII first, the
+//! groups from the first byte start at `GROUPS_FROM_UNITS_128` (320; no halves), the
 //! medium path starts at the first 64-byte boundary from `MEDIUM_UNALIGNED_BELOW_UNITS_128`
-//! (1 KiB), its groups have `SMALL_GROUP` (2) blocks below `SMALL_GROUPS_BELOW_UNITS_128`
-//! (8 KiB), and a busy input tests its error every `BUSY_ERROR_TEST_UNITS_128` (512)
+//! (1 KiB), the groups of both have `SMALL_GROUP` (2) blocks below
+//! `SMALL_GROUPS_BELOW_UNITS_128` (8 KiB), those that are not ASCII reached by a loop over
+//! their bits, and a busy input tests its error every `BUSY_ERROR_TEST_UNITS_128` (512)
 //! bytes.
 //!
 //! The 128-bit backends are SSE4.2, NEON and simd128. Why each tier ends where it does is
@@ -93,7 +95,8 @@ pub const SHORT_BELOW: usize = 8 * BLOCK + 1;
 /// test in two halves: where the input is not ASCII but one half after its first block is,
 /// only the other half is checked (`arch::generic::schedule::validate_short`). Shorter
 /// inputs, and AVX-512's, lost more than they gained with them (docs/PERFORMANCE.md,
-/// "AVX2: the short path's ASCII test in halves").
+/// "AVX2: the short path's ASCII test in halves"). (On 128-bit units none: the groups
+/// from the first byte take those inputs from [`GROUPS_FROM_UNITS_128`].)
 pub const SHORT_HALVES_FROM_256: usize = 6 * BLOCK;
 
 /// Inputs of `SHORT_BELOW` bytes up to this take the medium path on the 128- and 256-bit
@@ -130,6 +133,17 @@ pub const MEDIUM_UNALIGNED_BELOW: usize = 1536;
 /// the groups of 4 from the first byte, Chinese text 1.03x (docs/PERFORMANCE.md, "A
 /// schedule for AVX2 on 128-bit units").
 pub const MEDIUM_UNALIGNED_BELOW_UNITS_128: usize = 1024;
+
+/// On CPUs whose AVX2 runs on 128-bit units, inputs from this many bytes (320) up to
+/// [`MEDIUM_UNALIGNED_BELOW_UNITS_128`] take the groups from the first byte, of
+/// `SMALL_GROUP` blocks, not the short path (`Vector::UNALIGNED_GROUPS_FROM`; elsewhere
+/// [`SHORT_BELOW`]): with the groups that are not ASCII reached by a loop over their bits
+/// (`Vector::BUSY_GROUPS_LOOP`), a message of mostly-ASCII text with a few non-ASCII
+/// characters checks the groups that have them, not half of its registers or all, and
+/// that saves more than text that is not ASCII pays for the groups' tests; below 320
+/// bytes it does not (docs/PERFORMANCE.md, "AVX2 on 128-bit units: the groups that are not
+/// ASCII by a loop over their bits").
+pub const GROUPS_FROM_UNITS_128: usize = 5 * BLOCK;
 
 /// Where AVX-512's short path ends (7 blocks, 448 bytes) and its groups of `MEDIUM_GROUP`
 /// blocks with a branch each begin (up to `GROUP_BRANCHES_BELOW_512`): a first block, the
@@ -192,12 +206,14 @@ pub const SHORT_ASCII_FROM: usize = BLOCK + 1;
 /// (docs/PERFORMANCE.md, "A schedule for AVX2 on 128-bit units").
 pub const SHORT_ASCII_FROM_UNITS_128: usize = REGISTER_128;
 
-/// On CPUs whose AVX2 runs on 128-bit units, the aligned medium path's groups below this
-/// (8 KiB, from `MEDIUM_UNALIGNED_BELOW_UNITS_128`) have `SMALL_GROUP` blocks, not `MEDIUM_GROUP`
-/// (`Vector::SMALL_GROUPS_BELOW`; elsewhere 0, none): a group with one non-ASCII byte is
-/// checked whole, and on 128-bit units that costs twice as much (docs/PERFORMANCE.md, "A
-/// schedule for AVX2 on 128-bit units"). At most what the mask of `MEDIUM_MASK_GROUPS`
-/// groups holds.
+/// On CPUs whose AVX2 runs on 128-bit units, the groups with a branch each below this (8
+/// KiB) have `SMALL_GROUP` blocks, not `MEDIUM_GROUP`: those from the first byte (from
+/// [`GROUPS_FROM_UNITS_128`]) and those of the aligned medium path (from
+/// `MEDIUM_UNALIGNED_BELOW_UNITS_128`) (`Vector::SMALL_GROUPS_BELOW`; elsewhere 0, none): a
+/// group with one non-ASCII byte is checked whole, and on 128-bit units that costs twice
+/// as much (docs/PERFORMANCE.md, "A schedule for AVX2 on 128-bit units", and for the
+/// groups from the first byte "AVX2 on 128-bit units: the groups that are not ASCII by a
+/// loop over their bits"). At most what the mask of `MEDIUM_MASK_GROUPS` groups holds.
 pub const SMALL_GROUPS_BELOW_UNITS_128: usize = 8 << 10;
 
 /// On CPUs whose AVX2 runs on 128-bit units, a busy input of the medium path (its first
@@ -328,6 +344,8 @@ const _: () = assert!(
         && SMALL_GROUPS_BELOW_UNITS_128 / (SMALL_GROUP * BLOCK) <= MEDIUM_MASK_GROUPS
         && SHORT_ASCII_FROM_UNITS_128 <= REGISTER_256
         && MEDIUM_UNALIGNED_BELOW_UNITS_128 >= SHORT_BELOW
+        && GROUPS_FROM_UNITS_128 > (1 + SMALL_GROUP) * BLOCK
+        && GROUPS_FROM_UNITS_128 <= SHORT_BELOW
         && MEDIUM_UNALIGNED_BELOW_UNITS_128 <= SMALL_GROUPS_BELOW_UNITS_128
 );
 const _: () = assert!(MEDIUM_LONG_FIRST_TEST >= 1 && MEDIUM_LONG_ERROR_TEST >= 1);

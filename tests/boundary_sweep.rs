@@ -40,11 +40,11 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use common::Tier;
 use vutf8::tiers::{
-    ASCII_SKIP_BLOCKS, ASCII_SKIP_BLOCKS_256, BLOCK, GROUPS_FROM_512, GROUP_BRANCHES_BELOW_512,
-    LARGE_GROUPS_FROM_512, LOCATE_SCALAR_BELOW, LOOP_GROUP, MASKED_BELOW, MEDIUM_BELOW,
-    MEDIUM_GROUP, MEDIUM_GROUP_512, MEDIUM_LONG_ERROR_TEST, MEDIUM_LONG_FIRST_TEST,
+    ASCII_SKIP_BLOCKS, ASCII_SKIP_BLOCKS_256, BLOCK, GROUPS_FROM_512, GROUPS_FROM_UNITS_128,
+    GROUP_BRANCHES_BELOW_512, LARGE_GROUPS_FROM_512, LOCATE_SCALAR_BELOW, LOOP_GROUP, MASKED_BELOW,
+    MEDIUM_BELOW, MEDIUM_GROUP, MEDIUM_GROUP_512, MEDIUM_LONG_ERROR_TEST, MEDIUM_LONG_FIRST_TEST,
     MEDIUM_UNALIGNED_BELOW, MEDIUM_UNALIGNED_BELOW_UNITS_128, ONE_GROUP_BELOW_512, REGISTER_128,
-    REGISTER_256, REGISTER_512, SHORT_BELOW, SHORT_HALVES_FROM_256, WORD_BELOW,
+    REGISTER_256, REGISTER_512, SHORT_BELOW, SHORT_HALVES_FROM_256, SMALL_GROUP, WORD_BELOW,
 };
 use vutf8::{Backend, ErrorKind, Utf8Error, Validator};
 
@@ -225,7 +225,8 @@ fn halves_at(len: usize) -> usize {
 /// to test it in halves, and its last length), the medium path's first length and the
 /// lengths where its number of groups changes (which are also where the main loop of a
 /// long input reaches its first and second group), and AVX2's groups from the first byte
-/// (a group more at each multiple of a group; their last length, on 256-bit and on
+/// (a group more at each multiple of a group; on 128-bit units their first length, where
+/// they take a second group of `SMALL_GROUP` blocks; their last length, on 256-bit and on
 /// 128-bit units); with `avx512`, [`avx512_edges`] too. Lengths within 3 bytes of each are
 /// swept.
 fn edges(avx512: bool) -> Vec<usize> {
@@ -244,6 +245,8 @@ fn edges(avx512: bool) -> Vec<usize> {
         SECOND_GROUP + BLOCK,
         3 * GROUP,
         MEDIUM_UNALIGNED_BELOW,
+        GROUPS_FROM_UNITS_128,
+        GROUPS_FROM_UNITS_128 + SMALL_GROUP * BLOCK,
         MEDIUM_UNALIGNED_BELOW_UNITS_128,
     ];
     if avx512 {
@@ -669,6 +672,14 @@ fn every_tier_is_swept() {
         (
             "short path in halves (AVX2), the error in the high half",
             |len, o| (SHORT_HALVES_FROM_256..SHORT_BELOW).contains(&len) && o >= halves_at(len),
+        ),
+        (
+            "groups of `SMALL_GROUP` blocks from the first byte (AVX2 on 128-bit units), past the first",
+            |len, o| {
+                (GROUPS_FROM_UNITS_128..MEDIUM_UNALIGNED_BELOW_UNITS_128).contains(&len)
+                    && o >= SMALL_GROUP * BLOCK
+                    && o + SMALL_GROUP * BLOCK < len
+            },
         ),
         ("short path, its longest input", |len, o| {
             len == SHORT_BELOW - 1 && o + BLOCK > len

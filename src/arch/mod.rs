@@ -810,8 +810,8 @@ mod tests {
     /// of every length up to two blocks and a 256-bit register (the one-register paths,
     /// the short path's ASCII tests from `Vector::SHORT_ASCII_FROM` on); and, in the rows
     /// the public [`Backend`] does not reach on this CPU (another row of the backend is
-    /// chosen), medium lengths from the short path's end past the last of AVX2's groups of
-    /// `SMALL_GROUP` blocks on 128-bit units, the places within 2 bytes of each 32-byte
+    /// chosen), medium lengths from the first of AVX2's groups of `SMALL_GROUP` blocks on
+    /// 128-bit units (where they replace the short path) past their last, the places within 2 bytes of each 32-byte
     /// boundary of memory and at the end. Its cold `locate` says where, within 3 bytes.
     /// The rows the public API reaches, `tests/boundary_sweep.rs` sweeps at every length;
     /// a row for some CPUs only (AVX2 on 128-bit units) runs here on every CPU with its
@@ -819,8 +819,8 @@ mod tests {
     #[test]
     fn every_row_finds_one_error_in_ascii() {
         use crate::tiers::{
-            MEDIUM_UNALIGNED_BELOW, MEDIUM_UNALIGNED_BELOW_UNITS_128, REGISTER_256, SHORT_BELOW,
-            SMALL_GROUPS_BELOW_UNITS_128,
+            GROUPS_FROM_UNITS_128, MEDIUM_UNALIGNED_BELOW, MEDIUM_UNALIGNED_BELOW_UNITS_128,
+            REGISTER_256, SHORT_BELOW, SMALL_GROUPS_BELOW_UNITS_128,
         };
         // (pattern, valid): a character, a stray continuation byte, a sequence cut short.
         let patterns: [(&[u8], bool); 3] = [
@@ -829,10 +829,12 @@ mod tests {
             (b"\xE2\x82", false),
         ];
         let short: Vec<usize> = (0..=2 * BLOCK + REGISTER_256).collect();
-        let mut medium: Vec<usize> = (SHORT_BELOW - 2..SMALL_GROUPS_BELOW_UNITS_128 + 2 * BLOCK)
+        let mut medium: Vec<usize> = (GROUPS_FROM_UNITS_128 - 2
+            ..SMALL_GROUPS_BELOW_UNITS_128 + 2 * BLOCK)
             .step_by(131)
             .collect();
         for edge in [
+            GROUPS_FROM_UNITS_128,
             SHORT_BELOW,
             MEDIUM_UNALIGNED_BELOW_UNITS_128,
             MEDIUM_UNALIGNED_BELOW,

@@ -152,8 +152,10 @@ pub(crate) unsafe fn validate_small<V: Vector>(input: &[u8]) -> Result<(), usize
 }
 
 /// [`validate`] for inputs of `V::HALVES_FROM` to `V::ALIGNED_FROM - 1` bytes: (AVX2) the
-/// short path in halves below `SHORT_BELOW` ([`validate_short`]), then the groups from the
-/// first byte ([`validate_groups`]); (AVX-512, from `GROUPS_FROM_512`) the groups of
+/// short path in halves below `V::UNALIGNED_GROUPS_FROM` ([`validate_short`]; `SHORT_BELOW`,
+/// but none on 128-bit units), then the groups from the first byte ([`validate_groups`],
+/// of `SMALL_GROUP` blocks where `V::SMALL_GROUPS_BELOW` says, else `MEDIUM_GROUP`);
+/// (AVX-512, from `GROUPS_FROM_512`) the groups of
 /// [`validate_aligned`] for the inputs that have one group (a first block and the groups
 /// from the first 64-byte boundary: this function's name says where AVX2's groups start).
 /// In a function of its own on the backends with `Vector::PATHS_OUT_OF_LINE`, so that the
@@ -175,13 +177,23 @@ pub(crate) unsafe fn validate_unaligned<V: Vector>(input: &[u8]) -> Result<(), u
     const { assert!(V::ALIGNED_FROM <= MASKED_BELOW) };
     const { assert!(3 * BLOCK < V::HALVES_FROM && V::HALVES_FROM <= SHORT_BELOW) };
     const { assert!(V::BYTES != REGISTER_512 || (2 + MEDIUM_GROUP) * BLOCK <= V::HALVES_FROM) };
+    const {
+        assert!(
+            V::HALVES_FROM <= V::UNALIGNED_GROUPS_FROM && V::UNALIGNED_GROUPS_FROM <= SHORT_BELOW
+        );
+        // Every input of the groups of `SMALL_GROUP` blocks from the first byte is shorter
+        // than `SMALL_GROUPS_BELOW`.
+        assert!(V::SMALL_GROUPS_BELOW == 0 || V::ALIGNED_FROM <= V::SMALL_GROUPS_BELOW);
+    };
     debug_assert!((V::HALVES_FROM..V::ALIGNED_FROM).contains(&input.len()));
     // SAFETY: the caller guarantees the instruction set; the length as checked.
     unsafe {
         if V::BYTES == REGISTER_512 {
             validate_groups::<V, MEDIUM_GROUP, true>(input)
-        } else if input.len() < SHORT_BELOW {
+        } else if input.len() < V::UNALIGNED_GROUPS_FROM {
             validate_short::<V, true>(input)
+        } else if V::GROUP_BRANCHES && V::SMALL_GROUPS_BELOW != 0 {
+            validate_groups::<V, SMALL_GROUP, false>(input)
         } else if V::GROUP_BRANCHES {
             validate_groups::<V, MEDIUM_GROUP, false>(input)
         } else {
@@ -519,10 +531,12 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
     verdict(error.or(unsafe { open_at_end(&t, ptr, len, true) })).map_err(|_| clean_to)
 }
 
-/// Inputs of `SHORT_BELOW` to `MASKED_BELOW - 1` bytes on the backends with
+/// Inputs of `Vector::UNALIGNED_GROUPS_FROM` (`SHORT_BELOW`; on 128-bit units
+/// `GROUPS_FROM_UNITS_128`) to `MASKED_BELOW - 1` bytes on the backends with
 /// `Vector::GROUP_BRANCHES` (AVX2), and AVX-512's of `GROUPS_FROM_512` to
 /// `GROUP_BRANCHES_BELOW_512 - 1` bytes, in groups of `G` = `MEDIUM_GROUP` blocks (AVX-512
-/// from `LARGE_GROUPS_FROM_512`: `MEDIUM_GROUP_512`): from the first byte below
+/// from `LARGE_GROUPS_FROM_512`: `MEDIUM_GROUP_512`; AVX2 below `Vector::SMALL_GROUPS_BELOW`:
+/// `SMALL_GROUP`): from the first byte below
 /// `Vector::ALIGNED_FROM` (`ALIGNED` false; AVX2 only); else a first block and the groups
 /// from the first 64-byte boundary, as in [`validate_medium`]. Then the rest: in the registers that end at the end of the input,
 /// except AVX-512's from the first 64-byte boundary, in registers from where the groups
@@ -545,12 +559,14 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
 /// text is nearly always "ASCII"; a group that is ASCII costs that test and nothing else,
 /// and a group that is not is checked, with the register at its end tested for a sequence
 /// left open where what follows it is ASCII ([`open_at_end`]). The bits are tested four to
-/// a step, so that an ASCII group costs one instruction.
+/// a step, so that an ASCII group costs one instruction; with `Vector::BUSY_GROUPS_LOOP`
+/// (AVX2 on 128-bit units) a loop visits the bits that are set instead, and its one guess
+/// is how many there are.
 ///
 /// # Safety
-/// As for [`validate`]; `SHORT_BELOW <= input.len() < MASKED_BELOW` (AVX-512:
-/// `GROUPS_FROM_512 <= input.len()`) and `(1 + G) * BLOCK <= input.len()` (AVX-512: `(2 +
-/// G) * BLOCK`); where not `ALIGNED`, `input.len() < V::ALIGNED_FROM`.
+/// As for [`validate`]; `V::UNALIGNED_GROUPS_FROM <= input.len() < MASKED_BELOW` and
+/// `(1 + G) * BLOCK <= input.len()` (AVX-512: `(2 + G) * BLOCK`); where not `ALIGNED`,
+/// `input.len() < V::ALIGNED_FROM`.
 #[inline(always)]
 unsafe fn validate_groups<V: Vector, const G: usize, const ALIGNED: bool>(
     input: &[u8],
@@ -565,14 +581,14 @@ unsafe fn validate_groups<V: Vector, const G: usize, const ALIGNED: bool>(
         } else {
             MASKED_BELOW
         };
-        assert!(ALIGNED || SHORT_BELOW >= (1 + G) * BLOCK);
+        assert!(ALIGNED || V::UNALIGNED_GROUPS_FROM >= (1 + G) * BLOCK);
         assert!(below / (G * BLOCK) <= MEDIUM_MASK_GROUPS && MEDIUM_MASK_GROUPS <= 64);
     };
     let len = input.len();
     let ptr = input.as_ptr();
     debug_assert!(len < MASKED_BELOW && (1 + G) * BLOCK <= len);
     debug_assert!(V::BYTES != REGISTER_512 || (2 + G) * BLOCK <= len);
-    debug_assert!(SHORT_BELOW <= len || V::BYTES == REGISTER_512);
+    debug_assert!(V::UNALIGNED_GROUPS_FROM <= len);
     debug_assert!(ALIGNED || len < V::ALIGNED_FROM);
     // SAFETY: the caller guarantees the instruction set; len > BLOCK >= V::BYTES.
     let (t, zero) = unsafe { (Tables::<V>::new(), V::splat(0)) };
@@ -671,33 +687,51 @@ unsafe fn validate_groups<V: Vector, const G: usize, const ALIGNED: bool>(
             ))
         };
     }
-    // Four bits to a step, each tested against a constant; `todo`'s bits from `groups` on
-    // are clear.
-    let mut todo = busy >> first_group;
-    let mut k = first_group;
-    while k < groups {
-        macro_rules! step {
-            ($j:literal) => {
-                if todo & 1 << $j != 0 {
-                    let pos = head + (k + $j) * G * BLOCK;
-                    // SAFETY: the group lies inside `input`, 3 <= pos.
-                    error = error.or(unsafe {
-                        check_group::<V, G>(&t, ptr.add(pos)).or(open_at_end(
-                            &t,
-                            ptr,
-                            pos + G * BLOCK,
-                            ascii_from(k + $j + 1),
-                        ))
-                    });
-                }
-            };
+    // The error bits of group `k` (after `first_group`, before `groups`), which is not
+    // ASCII: every register, and the one at its end must not leave a sequence open where
+    // what follows is ASCII. (A macro, not a closure: a closure here was not inlined.)
+    macro_rules! busy_group {
+        ($k:expr) => {{
+            let k: usize = $k;
+            let pos = head + k * G * BLOCK;
+            // SAFETY: the group lies inside `input`, 3 <= pos.
+            unsafe {
+                check_group::<V, G>(&t, ptr.add(pos)).or(open_at_end(
+                    &t,
+                    ptr,
+                    pos + G * BLOCK,
+                    ascii_from(k + 1),
+                ))
+            }
+        }};
+    }
+    if V::BUSY_GROUPS_LOOP {
+        // One group a turn, the lowest bit set: `busy`'s bits from `groups` on are clear.
+        let mut todo = busy & (u64::MAX << first_group);
+        while todo != 0 {
+            error = error.or(busy_group!(todo.trailing_zeros() as usize));
+            todo &= todo - 1;
         }
-        step!(0);
-        step!(1);
-        step!(2);
-        step!(3);
-        todo >>= 4;
-        k += 4;
+    } else {
+        // Four bits to a step, each tested against a constant; `todo`'s bits from `groups`
+        // on are clear.
+        let mut todo = busy >> first_group;
+        let mut k = first_group;
+        while k < groups {
+            macro_rules! step {
+                ($j:literal) => {
+                    if todo & 1 << $j != 0 {
+                        error = error.or(busy_group!(k + $j));
+                    }
+                };
+            }
+            step!(0);
+            step!(1);
+            step!(2);
+            step!(3);
+            todo >>= 4;
+            k += 4;
+        }
     }
     if !rest_ascii {
         for i in 0..rest {

@@ -63,9 +63,19 @@ pub(crate) trait Vector: Copy {
     /// no aligned head where [`Self::PATHS_OUT_OF_LINE`], so that shorter inputs run no
     /// test of their length for it; `SHORT_BELOW` (none) by default, AVX2's
     /// `tiers::SHORT_HALVES_FROM_256`. Measured per backend (docs/PERFORMANCE.md, "Per
-    /// call"). On AVX-512, where the short path ends: `tiers::GROUPS_FROM_512`, from where
-    /// `schedule::validate_unaligned` takes its first groups.
+    /// call"). Where the short path ends before that function's first length (AVX-512:
+    /// `tiers::GROUPS_FROM_512`; AVX2 on 128-bit units: `tiers::GROUPS_FROM_UNITS_128`),
+    /// [`Self::UNALIGNED_GROUPS_FROM`]: `schedule::validate_unaligned` then takes only
+    /// groups.
     const HALVES_FROM: usize = crate::tiers::SHORT_BELOW;
+
+    /// From this length, the inputs of `schedule::validate_unaligned` below
+    /// [`Self::ALIGNED_FROM`] take the groups from the first byte
+    /// ([`Self::GROUP_BRANCHES`]; AVX-512 its first groups), below it the short path in
+    /// halves. `SHORT_BELOW` by default; AVX2 on 128-bit units
+    /// `tiers::GROUPS_FROM_UNITS_128`, AVX-512 `tiers::GROUPS_FROM_512` (each its
+    /// [`Self::HALVES_FROM`]: no halves).
+    const UNALIGNED_GROUPS_FROM: usize = crate::tiers::SHORT_BELOW;
 
     /// Whether a backend's entries (`validate`, `is_valid`) jump to a function of its own
     /// for each path (short, medium, main loop) rather than hold the short and medium paths
@@ -86,10 +96,11 @@ pub(crate) trait Vector: Copy {
     /// `Narrow` tests the inputs it leaves to that one by `Narrow`'s own.
     const SHORT_ASCII_FROM: usize = crate::tiers::SHORT_ASCII_FROM;
 
-    /// Below this, from `ALIGNED_FROM`, the medium path's aligned groups with a branch each
-    /// (`GROUP_BRANCHES`) have `tiers::SMALL_GROUP` blocks instead of `MEDIUM_GROUP`
-    /// (`schedule::validate_aligned`). 0 (none) by default; AVX2 on 128-bit units
-    /// `tiers::SMALL_GROUPS_BELOW_UNITS_128`.
+    /// Below this, the groups with a branch each (`GROUP_BRANCHES`), from the first byte
+    /// (`schedule::validate_unaligned`) and from the first 64-byte boundary
+    /// (`schedule::validate_aligned`, from `ALIGNED_FROM`), have `tiers::SMALL_GROUP`
+    /// blocks instead of `MEDIUM_GROUP`. 0 (none) by default; AVX2 on 128-bit units
+    /// `tiers::SMALL_GROUPS_BELOW_UNITS_128`, at least its `ALIGNED_FROM`.
     const SMALL_GROUPS_BELOW: usize = 0;
 
     /// Where a busy input (its first block not ASCII) goes through its groups in one pass
@@ -107,6 +118,14 @@ pub(crate) trait Vector: Copy {
     /// the same groups, with its aligned rest, from `tiers::GROUPS_FROM_512` to
     /// `tiers::GROUP_BRANCHES_BELOW_512` only.)
     const GROUP_BRANCHES: bool = false;
+
+    /// Whether `schedule::validate_groups` reaches the groups that are not ASCII by a loop
+    /// over the set bits of its mask (one guess per input: how many there are) instead of
+    /// a branch on each group's bit (a guess per group, four bits to a step). `false` by
+    /// default; AVX2 on 128-bit units `true`, where every kind of text measured was
+    /// faster with it (docs/PERFORMANCE.md, "AVX2 on 128-bit units: the groups that are
+    /// not ASCII by a loop over their bits"); not measured on other CPUs.
+    const BUSY_GROUPS_LOOP: bool = false;
 
     /// The bytes of `input`, shorter than one register, in a register with zeros after them
     /// (ASCII: a sequence cut off by the end of `input` shows up as one too short).

@@ -16,9 +16,11 @@
 //! 1 and Zen+, and Hygon's Dhyana), where a register's full check costs twice as much and
 //! an ASCII test that saves one pays more often than it costs. The vector type's
 //! `UNITS_128` parameter chooses the schedule (its size tiers in [`Vector`]: an ASCII test
-//! from 16 bytes instead of above one block; the aligned medium path from 1 KiB instead of
-//! 1.5 KiB, with groups of 2 blocks instead of 4 below 8 KiB; a busy input's error tested
-//! every 512 bytes); the backend of the CPUs with 128-bit units is
+//! from 16 bytes instead of above one block; the groups from the first byte from 320 bytes
+//! instead of the short path's halves; the aligned medium path from 1 KiB instead of 1.5
+//! KiB; groups of 2 blocks instead of 4 below 8 KiB, those that are not ASCII reached by a
+//! loop over their bits; a busy input's error tested every 512 bytes); the backend of the
+//! CPUs with 128-bit units is
 //! `super::avx2units128`, chosen by [`super::has_128_bit_units`]. The tests run both on
 //! every AVX2 CPU.
 
@@ -31,7 +33,7 @@ use crate::arch::generic::vector::Vector;
 
 /// A 256-bit register. Only made by the `unsafe` constructors of [`Vector`], whose callers
 /// guarantee that the CPU supports AVX2: every safe method below relies on that.
-/// `UNITS_128` changes only the schedule's size tiers (the module documentation): the
+/// `UNITS_128` changes only the schedule (the module documentation): the
 /// schedule of CPUs whose AVX2 runs on 128-bit units, `super::avx2units128`'s.
 #[derive(Clone, Copy)]
 #[repr(transparent)]
@@ -88,8 +90,18 @@ impl<const UNITS_128: bool> Vector for Avx2Vector<UNITS_128> {
     } else {
         crate::tiers::MEDIUM_UNALIGNED_BELOW
     };
-    const HALVES_FROM: usize = crate::tiers::SHORT_HALVES_FROM_256;
+    const HALVES_FROM: usize = if UNITS_128 {
+        crate::tiers::GROUPS_FROM_UNITS_128
+    } else {
+        crate::tiers::SHORT_HALVES_FROM_256
+    };
+    const UNALIGNED_GROUPS_FROM: usize = if UNITS_128 {
+        crate::tiers::GROUPS_FROM_UNITS_128
+    } else {
+        crate::tiers::SHORT_BELOW
+    };
     const GROUP_BRANCHES: bool = true;
+    const BUSY_GROUPS_LOOP: bool = UNITS_128;
     const ASCII_SKIP_BLOCKS: usize = crate::tiers::ASCII_SKIP_BLOCKS_256;
 
     #[inline(always)]

@@ -95,6 +95,7 @@ impl<const VBMI: bool> Vector for Avx512Vector<VBMI> {
     // in the function of `schedule::validate_unaligned`, longer ones in `validate_aligned`'s
     // (see `crate::tiers::ONE_GROUP_BELOW_512`).
     const HALVES_FROM: usize = crate::tiers::GROUPS_FROM_512;
+    const UNALIGNED_GROUPS_FROM: usize = crate::tiers::GROUPS_FROM_512;
     const ALIGNED_FROM: usize = crate::tiers::ONE_GROUP_BELOW_512;
     // Each path in a function of its own, so that the short path's timing does not move
     // with the medium path's code (`Vector::PATHS_OUT_OF_LINE`).
