@@ -811,8 +811,8 @@ mod tests {
     /// the short path's ASCII tests from `Vector::SHORT_ASCII_FROM` on); and, in the rows
     /// the public [`Backend`] does not reach on this CPU (another row of the backend is
     /// chosen), medium lengths from the first of AVX2's groups of `SMALL_GROUP` blocks on
-    /// 128-bit units (where they replace the short path) past their last, the places within 2 bytes of each 32-byte
-    /// boundary of memory and at the end. Its cold `locate` says where, within 3 bytes.
+    /// 128-bit units (where they replace the short path) past their last, the places
+    /// within 2 bytes of each 32-byte boundary of memory and at the end. Its cold `locate` says where, within 3 bytes.
     /// The rows the public API reaches, `tests/boundary_sweep.rs` sweeps at every length;
     /// a row for some CPUs only (AVX2 on 128-bit units) runs here on every CPU with its
     /// instruction set, and so does the plain row on those CPUs.
