@@ -18,18 +18,16 @@
 //! | `len < REGISTER_512` (64)          | one register from one masked load, zeros after the input    | AVX-512         |
 //! | `len < SHORT_BELOW` (513; AVX-512: `GROUPS_FROM_512`, 448) | the short path: straight through the registers, above one block an ASCII test of the first block and then of the others, no per-block tests (AVX2 from `SHORT_HALVES_FROM_256`, 384: the others' test in two halves, and where one half is ASCII only the other's registers checked) | all vector ones |
 //! | `len < GROUP_BRANCHES_BELOW_512` (8 KiB; from `GROUPS_FROM_512`, 448) | the first block, then groups of `MEDIUM_GROUP` (4; from `LARGE_GROUPS_FROM_512`, 1,664: `MEDIUM_GROUP_512`, 8) blocks from the first 64-byte boundary, as many as leave the rest one whole block or more, one ASCII test each, all tested before the first branch, then one branch per group and none on the whole input (a first block that is not ASCII: every group through one pass with no ASCII test); the rest in registers from where the groups end, the last clamped to end at the end | AVX-512 |
-//! | `len < MEDIUM_UNALIGNED_BELOW` (1.5 KiB) | groups from the first byte: a first block that is not ASCII sends every group through one pass with no ASCII test; otherwise groups of `MEDIUM_GROUP` (4) blocks, one ASCII test each, all tested before the first branch, then one branch per group and none on the whole input; the rest in registers ending at the end | AVX2 |
-//! | `len < MEDIUM_BELOW` (16 KiB; AVX-512: no limit, `MEDIUM_BELOW_512`) | the medium path from the first 64-byte boundary: the first block, then groups of `MEDIUM_GROUP` (4; AVX-512 below `MASKED_BELOW`: `MEDIUM_GROUP_512`, 8) blocks from the boundary, one ASCII test each (below `MASKED_BELOW`, 16 KiB, every group, the first block and the rest tested before the first branch: an input all ASCII is valid at once, except with AVX2, which branches on each group as above; with AVX2 and AVX-512, a first block that is not ASCII sends every group through one pass with no ASCII test), the rest in registers ending at the end, the error tested at the end (from `MASKED_BELOW`, after `MEDIUM_LONG_FIRST_TEST` groups, then every `MEDIUM_LONG_ERROR_TEST`, an error saying where the span that failed starts) | all vector ones |
+//! | `len < MEDIUM_UNALIGNED_BELOW` (1.5 KiB) | groups from the first byte: a first block that is not ASCII sends every group through one pass with no ASCII test; otherwise groups of `SMALL_GROUP` (2) blocks, one ASCII test each, all tested before the first branch, then a loop over the groups that are not ASCII and no branch on the whole input; the rest in registers ending at the end | AVX2 |
+//! | `len < MEDIUM_BELOW` (16 KiB; AVX-512: no limit, `MEDIUM_BELOW_512`) | the medium path from the first 64-byte boundary: the first block, then groups of `MEDIUM_GROUP` (4; AVX-512 below `MASKED_BELOW`: `MEDIUM_GROUP_512`, 8) blocks from the boundary, one ASCII test each (AVX2 below `SMALL_GROUPS_BELOW_256`, 8 KiB: `SMALL_GROUP`, 2) (below `MASKED_BELOW`, 16 KiB, every group, the first block and the rest tested before the first branch: an input all ASCII is valid at once, except with AVX2, which loops over the groups that are not ASCII as above; with AVX2 and AVX-512, a first block that is not ASCII sends every group through one pass with no ASCII test), the rest in registers ending at the end, the error tested at the end (from `MASKED_BELOW`, after `MEDIUM_LONG_FIRST_TEST` groups, then every `MEDIUM_LONG_ERROR_TEST`, an error saying where the span that failed starts) | all vector ones |
 //! | otherwise                          | the main loop: groups of `LOOP_GROUP` (8) blocks of `BLOCK` (64) bytes between error tests, then single blocks, then the last `BLOCK` bytes re-checked, overlapping | all but AVX-512 |
 //!
 //! On CPUs that run AVX2 on 128-bit units (AMD Zen 1 and Zen+; the backend
-//! `arch::x86::avx2units128`, chosen at run time) five AVX2 tiers differ: inputs from
+//! `arch::x86::avx2units128`, chosen at run time) four AVX2 tiers differ: inputs from
 //! `SHORT_ASCII_FROM_UNITS_128` (16) bytes up to one block are tested for ASCII first, the
 //! groups from the first byte start at `GROUPS_FROM_UNITS_128` (320; no halves), the
 //! medium path starts at the first 64-byte boundary from `MEDIUM_UNALIGNED_BELOW_UNITS_128`
-//! (1 KiB), the groups of both have `SMALL_GROUP` (2) blocks below
-//! `SMALL_GROUPS_BELOW_UNITS_128` (8 KiB), those that are not ASCII reached by a loop over
-//! their bits, and a busy input tests its error every `BUSY_ERROR_TEST_UNITS_128` (512)
+//! (1 KiB), and a busy input tests its error every `BUSY_ERROR_TEST_UNITS_128` (512)
 //! bytes.
 //!
 //! The 128-bit backends are SSE4.2, NEON and simd128. Why each tier ends where it does is
@@ -129,7 +127,7 @@ pub const MEDIUM_UNALIGNED_BELOW: usize = 1536;
 /// [`MEDIUM_UNALIGNED_BELOW`] on CPUs whose AVX2 runs on 128-bit units (AMD Zen 1 and
 /// Zen+, `arch::x86::avx2units128`): from 1 KiB their medium path starts at the first
 /// 64-byte boundary, in groups of `SMALL_GROUP` blocks (below
-/// `SMALL_GROUPS_BELOW_UNITS_128`): English HTML at 1-1.5 KiB took 0.91-0.92x the time of
+/// `SMALL_GROUPS_BELOW_256`): English HTML at 1-1.5 KiB took 0.91-0.92x the time of
 /// the groups of 4 from the first byte, Chinese text 1.03x (docs/PERFORMANCE.md, "A
 /// schedule for AVX2 on 128-bit units").
 pub const MEDIUM_UNALIGNED_BELOW_UNITS_128: usize = 1024;
@@ -206,15 +204,20 @@ pub const SHORT_ASCII_FROM: usize = BLOCK + 1;
 /// (docs/PERFORMANCE.md, "A schedule for AVX2 on 128-bit units").
 pub const SHORT_ASCII_FROM_UNITS_128: usize = REGISTER_128;
 
-/// On CPUs whose AVX2 runs on 128-bit units, the groups with a branch each below this (8
-/// KiB) have `SMALL_GROUP` blocks, not `MEDIUM_GROUP`: those from the first byte (from
+/// AVX2's groups with a branch each below this (8 KiB) have `SMALL_GROUP` blocks, not
+/// `MEDIUM_GROUP`: those from the first byte (from `SHORT_BELOW`; on 128-bit units from
 /// [`GROUPS_FROM_UNITS_128`]) and those of the aligned medium path (from
-/// `MEDIUM_UNALIGNED_BELOW_UNITS_128`) (`Vector::SMALL_GROUPS_BELOW`; elsewhere 0, none): a
-/// group with one non-ASCII byte is checked whole, and on 128-bit units that costs twice
-/// as much (docs/PERFORMANCE.md, "A schedule for AVX2 on 128-bit units", and for the
-/// groups from the first byte "AVX2 on 128-bit units: the groups that are not ASCII by a
-/// loop over their bits"). At most what the mask of `MEDIUM_MASK_GROUPS` groups holds.
-pub const SMALL_GROUPS_BELOW_UNITS_128: usize = 8 << 10;
+/// `MEDIUM_UNALIGNED_BELOW`; on 128-bit units from `MEDIUM_UNALIGNED_BELOW_UNITS_128`)
+/// (`Vector::SMALL_GROUPS_BELOW`; on other backends 0, none); those that are not ASCII are
+/// reached by a loop over their bits (`Vector::BUSY_GROUPS_LOOP`). A group with one
+/// non-ASCII byte is checked whole, so smaller groups check less of mostly-ASCII text, and
+/// with the loop (one guess per input: how many groups are busy) they were faster from 1
+/// KiB on every kind of text measured, on an AMD Zen 3 and on a Zen 1 (docs/PERFORMANCE.md,
+/// "AVX2 on 256-bit units: groups of 2 blocks, the busy ones by a loop over their bits",
+/// and for 128-bit units "A schedule for AVX2 on 128-bit units" and "AVX2 on 128-bit
+/// units: the groups that are not ASCII by a loop over their bits"); not measured on an
+/// Intel core. At most what the mask of `MEDIUM_MASK_GROUPS` groups holds.
+pub const SMALL_GROUPS_BELOW_256: usize = 8 << 10;
 
 /// On CPUs whose AVX2 runs on 128-bit units, a busy input of the medium path (its first
 /// block not ASCII, checked in one pass) tests its error every this many bytes (512) and
@@ -223,7 +226,7 @@ pub const SMALL_GROUPS_BELOW_UNITS_128: usize = 8 << 10;
 /// bad block (docs/PERFORMANCE.md, "A schedule for AVX2 on 128-bit units").
 pub const BUSY_ERROR_TEST_UNITS_128: usize = LOOP_GROUP * BLOCK;
 
-/// The blocks of the groups of [`SMALL_GROUPS_BELOW_UNITS_128`].
+/// The blocks of the groups of [`SMALL_GROUPS_BELOW_256`].
 pub const SMALL_GROUP: usize = 2;
 
 /// The medium path's groups: this many blocks (256 bytes), one ASCII test each.
@@ -340,13 +343,13 @@ const _: () = assert!(
 const _: () = assert!(
     SMALL_GROUP >= 1
         && SMALL_GROUP < MEDIUM_GROUP
-        && SMALL_GROUPS_BELOW_UNITS_128 <= MASKED_BELOW
-        && SMALL_GROUPS_BELOW_UNITS_128 / (SMALL_GROUP * BLOCK) <= MEDIUM_MASK_GROUPS
+        && SMALL_GROUPS_BELOW_256 <= MASKED_BELOW
+        && SMALL_GROUPS_BELOW_256 / (SMALL_GROUP * BLOCK) <= MEDIUM_MASK_GROUPS
         && SHORT_ASCII_FROM_UNITS_128 <= REGISTER_256
         && MEDIUM_UNALIGNED_BELOW_UNITS_128 >= SHORT_BELOW
         && GROUPS_FROM_UNITS_128 > (1 + SMALL_GROUP) * BLOCK
         && GROUPS_FROM_UNITS_128 <= SHORT_BELOW
-        && MEDIUM_UNALIGNED_BELOW_UNITS_128 <= SMALL_GROUPS_BELOW_UNITS_128
+        && MEDIUM_UNALIGNED_BELOW_UNITS_128 <= SMALL_GROUPS_BELOW_256
 );
 const _: () = assert!(MEDIUM_LONG_FIRST_TEST >= 1 && MEDIUM_LONG_ERROR_TEST >= 1);
 const _: () = assert!(MEDIUM_MASK_GROUPS >= 1 && MEDIUM_MASK_GROUPS <= 64);

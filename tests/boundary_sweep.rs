@@ -44,7 +44,8 @@ use vutf8::tiers::{
     GROUP_BRANCHES_BELOW_512, LARGE_GROUPS_FROM_512, LOCATE_SCALAR_BELOW, LOOP_GROUP, MASKED_BELOW,
     MEDIUM_BELOW, MEDIUM_GROUP, MEDIUM_GROUP_512, MEDIUM_LONG_ERROR_TEST, MEDIUM_LONG_FIRST_TEST,
     MEDIUM_UNALIGNED_BELOW, MEDIUM_UNALIGNED_BELOW_UNITS_128, ONE_GROUP_BELOW_512, REGISTER_128,
-    REGISTER_256, REGISTER_512, SHORT_BELOW, SHORT_HALVES_FROM_256, SMALL_GROUP, WORD_BELOW,
+    REGISTER_256, REGISTER_512, SHORT_BELOW, SHORT_HALVES_FROM_256, SMALL_GROUP,
+    SMALL_GROUPS_BELOW_256, WORD_BELOW,
 };
 use vutf8::{Backend, ErrorKind, Utf8Error, Validator};
 
@@ -188,7 +189,9 @@ fn avx512_runs() -> bool {
     Backend::Avx512.is_available()
 }
 
-/// The long inputs: the longest of AVX-512's groups with a branch each
+/// The long inputs: the longest of AVX2's aligned groups of `SMALL_GROUP` blocks
+/// (`SMALL_GROUPS_BELOW_256 - 1`: the most groups there) and the shortest of its groups of
+/// `MEDIUM_GROUP` after them, the longest of AVX-512's groups with a branch each
 /// (`GROUP_BRANCHES_BELOW_512 - 1`: the most groups there), the longest whose medium path
 /// tests its groups into a mask first (`MASKED_BELOW - 1`: the most groups in one mask),
 /// the main loop's shortest (on the 128- and 256-bit backends; the medium path on
@@ -196,14 +199,22 @@ fn avx512_runs() -> bool {
 /// (AVX-512) tests its error inside the loop, every
 /// `MEDIUM_LONG_ERROR_TEST` groups, with a partial block after the groups. (The offsets
 /// of [`plan`] put errors in the first span, a middle one and the last, whose `from` the
-/// cold `locate` starts at.) The first and the last only with `avx512` (the tiers of
-/// AVX-512).
+/// cold `locate` starts at.) AVX-512's two only with `avx512` (its tiers); each length
+/// once.
 fn long_lengths(avx512: bool) -> Vec<usize> {
-    let mut lengths = vec![MASKED_BELOW - 1, MEDIUM_BELOW, MEDIUM_BELOW + 1];
+    let mut lengths = vec![
+        SMALL_GROUPS_BELOW_256 - 1,
+        SMALL_GROUPS_BELOW_256,
+        MASKED_BELOW - 1,
+        MEDIUM_BELOW,
+        MEDIUM_BELOW + 1,
+    ];
     if avx512 {
         lengths.push(GROUP_BRANCHES_BELOW_512 - 1);
         lengths.push(MEDIUM_BELOW.max(BLOCK + MEDIUM_LONG_ERROR_TEST * GROUP) + BLOCK + 37);
     }
+    lengths.sort_unstable();
+    lengths.dedup();
     lengths
 }
 /// The longest input swept.
@@ -749,6 +760,24 @@ fn every_tier_is_swept() {
         (
             "medium path from the first 64-byte boundary (AVX2), its shortest input",
             |len, o| len == MEDIUM_UNALIGNED_BELOW && o + BLOCK > len,
+        ),
+        (
+            "AVX2's aligned groups of `SMALL_GROUP` blocks, their longest input, an error \
+             in a later group",
+            |len, o| {
+                len == SMALL_GROUPS_BELOW_256 - 1
+                    && ((2 + SMALL_GROUP) * BLOCK..len - 2 * BLOCK).contains(&o)
+            },
+        ),
+        (
+            "AVX2's aligned groups of `SMALL_GROUP` blocks, their longest input, an error \
+             in the rest",
+            |len, o| len == SMALL_GROUPS_BELOW_256 - 1 && o + BLOCK > len,
+        ),
+        (
+            "AVX2's aligned groups of `MEDIUM_GROUP` blocks from `SMALL_GROUPS_BELOW_256`, \
+             their shortest input",
+            |len, o| len == SMALL_GROUPS_BELOW_256 && o + BLOCK > len,
         ),
         ("main loop, its shortest input", |len, o| {
             len == MEDIUM_BELOW && o + BLOCK > len

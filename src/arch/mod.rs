@@ -820,7 +820,7 @@ mod tests {
     fn every_row_finds_one_error_in_ascii() {
         use crate::tiers::{
             GROUPS_FROM_UNITS_128, MEDIUM_UNALIGNED_BELOW, MEDIUM_UNALIGNED_BELOW_UNITS_128,
-            REGISTER_256, SHORT_BELOW, SMALL_GROUPS_BELOW_UNITS_128,
+            REGISTER_256, SHORT_BELOW, SMALL_GROUPS_BELOW_256,
         };
         // (pattern, valid): a character, a stray continuation byte, a sequence cut short.
         let patterns: [(&[u8], bool); 3] = [
@@ -830,7 +830,7 @@ mod tests {
         ];
         let short: Vec<usize> = (0..=2 * BLOCK + REGISTER_256).collect();
         let mut medium: Vec<usize> = (GROUPS_FROM_UNITS_128 - 2
-            ..SMALL_GROUPS_BELOW_UNITS_128 + 2 * BLOCK)
+            ..SMALL_GROUPS_BELOW_256 + 2 * BLOCK)
             .step_by(131)
             .collect();
         for edge in [
@@ -838,7 +838,7 @@ mod tests {
             SHORT_BELOW,
             MEDIUM_UNALIGNED_BELOW_UNITS_128,
             MEDIUM_UNALIGNED_BELOW,
-            SMALL_GROUPS_BELOW_UNITS_128,
+            SMALL_GROUPS_BELOW_256,
         ] {
             medium.extend(edge - 1..=edge + 1);
         }

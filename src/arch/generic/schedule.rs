@@ -49,9 +49,11 @@
 //!   ([`validate_short`]).
 //! - *A schedule per microarchitecture* where one pays: AVX2 on 128-bit units (AMD Zen 1
 //!   and Zen+) tests inputs of 16 to 64 bytes for ASCII too (`Vector::SHORT_ASCII_FROM`),
-//!   has groups of `SMALL_GROUP` blocks below 8 KiB on the aligned medium path
-//!   (`Vector::SMALL_GROUPS_BELOW`) and tests a busy input's error every 512 bytes
-//!   (`Vector::BUSY_ERROR_TEST`): a full check costs twice as much there.
+//!   starts its groups from the first byte at 320 bytes and its aligned medium path at 1
+//!   KiB, and tests a busy input's error every 512 bytes (`Vector::BUSY_ERROR_TEST`): a
+//!   full check costs twice as much there. Every AVX2 CPU has groups of `SMALL_GROUP`
+//!   blocks below 8 KiB (`Vector::SMALL_GROUPS_BELOW`), the busy ones reached by a loop
+//!   over their bits (`Vector::BUSY_GROUPS_LOOP`).
 //! - *Groups* of `MEDIUM_GROUP` blocks above that (AVX-512 from `LARGE_GROUPS_FROM_512`
 //!   below `MASKED_BELOW`: `MEDIUM_GROUP_512`; eight registers either way), on 64-byte
 //!   boundaries of memory, one ASCII test each; their number, and the rest's registers,
@@ -560,8 +562,8 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
 /// and a group that is not is checked, with the register at its end tested for a sequence
 /// left open where what follows it is ASCII ([`open_at_end`]). The bits are tested four to
 /// a step, so that an ASCII group costs one instruction; with `Vector::BUSY_GROUPS_LOOP`
-/// (AVX2 on 128-bit units) a loop visits the bits that are set instead, and its one guess
-/// is how many there are.
+/// (AVX2) a loop visits the bits that are set instead, and its one guess is how many
+/// there are.
 ///
 /// # Safety
 /// As for [`validate`]; `V::UNALIGNED_GROUPS_FROM <= input.len() < MASKED_BELOW` and

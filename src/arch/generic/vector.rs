@@ -99,8 +99,8 @@ pub(crate) trait Vector: Copy {
     /// Below this, the groups with a branch each (`GROUP_BRANCHES`), from the first byte
     /// (`schedule::validate_unaligned`) and from the first 64-byte boundary
     /// (`schedule::validate_aligned`, from `ALIGNED_FROM`), have `tiers::SMALL_GROUP`
-    /// blocks instead of `MEDIUM_GROUP`. 0 (none) by default; AVX2 on 128-bit units
-    /// `tiers::SMALL_GROUPS_BELOW_UNITS_128`, at least its `ALIGNED_FROM`.
+    /// blocks instead of `MEDIUM_GROUP`. 0 (none) by default; AVX2
+    /// `tiers::SMALL_GROUPS_BELOW_256`, at least its `ALIGNED_FROM`.
     const SMALL_GROUPS_BELOW: usize = 0;
 
     /// Where a busy input (its first block not ASCII) goes through its groups in one pass
@@ -122,9 +122,11 @@ pub(crate) trait Vector: Copy {
     /// Whether `schedule::validate_groups` reaches the groups that are not ASCII by a loop
     /// over the set bits of its mask (one guess per input: how many there are) instead of
     /// a branch on each group's bit (a guess per group, four bits to a step). `false` by
-    /// default; AVX2 on 128-bit units `true`, where every kind of text measured was
-    /// faster with it (docs/PERFORMANCE.md, "AVX2 on 128-bit units: the groups that are
-    /// not ASCII by a loop over their bits"); not measured on other CPUs.
+    /// default; AVX2 `true`, where every kind of text measured was faster with it from 1
+    /// KiB on an AMD Zen 1 and a Zen 3 (docs/PERFORMANCE.md, "AVX2 on 128-bit units: the
+    /// groups that are not ASCII by a loop over their bits" and "AVX2 on 256-bit units:
+    /// groups of 2 blocks, the busy ones by a loop over their bits"); not measured on an
+    /// Intel core.
     const BUSY_GROUPS_LOOP: bool = false;
 
     /// The bytes of `input`, shorter than one register, in a register with zeros after them

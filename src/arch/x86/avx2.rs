@@ -18,8 +18,8 @@
 //! `UNITS_128` parameter chooses the schedule (its size tiers in [`Vector`]: an ASCII test
 //! from 16 bytes instead of above one block; the groups from the first byte from 320 bytes
 //! instead of the short path's halves; the aligned medium path from 1 KiB instead of 1.5
-//! KiB; groups of 2 blocks instead of 4 below 8 KiB, those that are not ASCII reached by a
-//! loop over their bits; a busy input's error tested every 512 bytes); the backend of the
+//! KiB; a busy input's error tested every 512 bytes). Both have groups of 2 blocks below 8
+//! KiB, those that are not ASCII reached by a loop over their bits. The backend of the
 //! CPUs with 128-bit units is
 //! `super::avx2units128`, chosen by [`super::has_128_bit_units`]. The tests run both on
 //! every AVX2 CPU.
@@ -79,11 +79,7 @@ impl<const UNITS_128: bool> Vector for Avx2Vector<UNITS_128> {
     } else {
         0
     };
-    const SMALL_GROUPS_BELOW: usize = if UNITS_128 {
-        crate::tiers::SMALL_GROUPS_BELOW_UNITS_128
-    } else {
-        0
-    };
+    const SMALL_GROUPS_BELOW: usize = crate::tiers::SMALL_GROUPS_BELOW_256;
 
     const ALIGNED_FROM: usize = if UNITS_128 {
         crate::tiers::MEDIUM_UNALIGNED_BELOW_UNITS_128
@@ -101,7 +97,7 @@ impl<const UNITS_128: bool> Vector for Avx2Vector<UNITS_128> {
         crate::tiers::SHORT_BELOW
     };
     const GROUP_BRANCHES: bool = true;
-    const BUSY_GROUPS_LOOP: bool = UNITS_128;
+    const BUSY_GROUPS_LOOP: bool = true;
     const ASCII_SKIP_BLOCKS: usize = crate::tiers::ASCII_SKIP_BLOCKS_256;
 
     #[inline(always)]
