@@ -13,18 +13,18 @@
 //! | condition                          | path                                                        | backends        |
 //! |------------------------------------|-------------------------------------------------------------|-----------------|
 //! | `len < WORD_BELOW` (8)             | one `u64` from overlapping 4- or 1-byte reads, a shift DFA over its bytes (`crate::word`), before any backend is called | all, the scalar one too |
-//! | `len < REGISTER_128` (16)          | one register packed from two overlapping 8-byte reads, zeros after the input | 128-bit ones, and AVX2 in SSE4.2's register (`Vector::Narrow`) |
-//! | `len < REGISTER_256` (32)          | one register from two 16-byte loads, zeros after the input  | AVX2            |
+//! | `len < REGISTER_128` (16)          | one register packed from two overlapping 8-byte reads, zeros after the input (AVX2: first those reads' OR tested for ASCII, `SHORT_ASCII_FROM_256`) | 128-bit ones, and AVX2 in SSE4.2's register (`Vector::Narrow`) |
+//! | `len < REGISTER_256` (32)          | one register from two 16-byte loads, zeros after the input (first those loads' OR tested for ASCII) | AVX2            |
 //! | `len < REGISTER_512` (64)          | one register from one masked load, zeros after the input    | AVX-512         |
-//! | `len < SHORT_BELOW` (513; AVX-512: `GROUPS_FROM_512`, 448) | the short path: straight through the registers, above one block an ASCII test of the first block and then of the others, no per-block tests (AVX2 from `SHORT_HALVES_FROM_256`, 384: the others' test in two halves, and where one half is ASCII only the other's registers checked) | all vector ones |
+//! | `len < SHORT_BELOW` (513; AVX-512: `GROUPS_FROM_512`, 448) | the short path: straight through the registers, above one block an ASCII test of the first block and then of the others (AVX2 up to one block: of the first and last register), no per-block tests (AVX2 from `SHORT_HALVES_FROM_256`, 384: the others' test in two halves, and where one half is ASCII only the other's registers checked) | all vector ones |
 //! | `len < GROUP_BRANCHES_BELOW_512` (8 KiB; from `GROUPS_FROM_512`, 448) | the first block, then groups of `MEDIUM_GROUP` (4; from `LARGE_GROUPS_FROM_512`, 1,664: `MEDIUM_GROUP_512`, 8) blocks from the first 64-byte boundary, as many as leave the rest one whole block or more, one ASCII test each, all tested before the first branch, then one branch per group and none on the whole input (a first block that is not ASCII: every group through one pass with no ASCII test); the rest in registers from where the groups end, the last clamped to end at the end | AVX-512 |
 //! | `len < MEDIUM_UNALIGNED_BELOW` (1.5 KiB) | groups from the first byte: a first block that is not ASCII sends every group through one pass with no ASCII test; otherwise groups of `SMALL_GROUP` (2) blocks, one ASCII test each, all tested before the first branch, then a loop over the groups that are not ASCII and no branch on the whole input; the rest in registers ending at the end | AVX2 |
 //! | `len < MEDIUM_BELOW` (16 KiB; AVX-512: no limit, `MEDIUM_BELOW_512`) | the medium path from the first 64-byte boundary: the first block, then groups of `MEDIUM_GROUP` (4; AVX-512 below `MASKED_BELOW`: `MEDIUM_GROUP_512`, 8) blocks from the boundary, one ASCII test each (AVX2 below `SMALL_GROUPS_BELOW_256`, 8 KiB: `SMALL_GROUP`, 2) (below `MASKED_BELOW`, 16 KiB, every group, the first block and the rest tested before the first branch: an input all ASCII is valid at once, except with AVX2, which loops over the groups that are not ASCII as above; with AVX2 and AVX-512, a first block that is not ASCII sends every group through one pass with no ASCII test), the rest in registers ending at the end, the error tested at the end (from `MASKED_BELOW`, after `MEDIUM_LONG_FIRST_TEST` groups, then every `MEDIUM_LONG_ERROR_TEST`, an error saying where the span that failed starts) | all vector ones |
 //! | otherwise                          | the main loop: groups of `LOOP_GROUP` (8) blocks of `BLOCK` (64) bytes between error tests, then single blocks, then the last `BLOCK` bytes re-checked, overlapping | all but AVX-512 |
 //!
 //! On CPUs that run AVX2 on 128-bit units (AMD Zen 1 and Zen+; the backend
-//! `arch::x86::avx2units128`, chosen at run time) four AVX2 tiers differ: inputs from
-//! `SHORT_ASCII_FROM_UNITS_128` (16) bytes up to one block are tested for ASCII first, the
+//! `arch::x86::avx2units128`, chosen at run time) four AVX2 tiers differ: inputs are tested
+//! for ASCII first from `SHORT_ASCII_FROM_UNITS_128` (16) bytes up, not 8, the
 //! groups from the first byte start at `GROUPS_FROM_UNITS_128` (320; no halves), the
 //! medium path starts at the first 64-byte boundary from `MEDIUM_UNALIGNED_BELOW_UNITS_128`
 //! (1 KiB), and a busy input tests its error every `BUSY_ERROR_TEST_UNITS_128` (512)
@@ -191,17 +191,31 @@ pub const GROUP_BRANCHES_BELOW_512: usize = 8 << 10;
 
 /// Inputs of this many bytes and more, up to one block, are tested for ASCII before any
 /// table is loaded (`Vector::SHORT_ASCII_FROM`): `BLOCK + 1`, none, on every backend but
-/// AVX2 on 128-bit units ([`SHORT_ASCII_FROM_UNITS_128`]). On text seen once the test is a
-/// guess, and one or two registers cost about what a wrong guess costs.
+/// AVX2 ([`SHORT_ASCII_FROM_256`], [`SHORT_ASCII_FROM_UNITS_128`]). On text seen once the
+/// test is a guess, and one or two registers cost about what a wrong guess costs.
 pub const SHORT_ASCII_FROM: usize = BLOCK + 1;
+
+/// With AVX2 (on 256-bit units: Zen 2 and later, Intel), every input the backend gets
+/// (from `WORD_BELOW`, 8 bytes) up to one block is tested for ASCII before any table is
+/// loaded, from two overlapping reads (8-byte ones in general registers below
+/// `REGISTER_128`, 16-byte ones up to `REGISTER_256`, two registers up to `BLOCK`;
+/// `schedule::short_ascii`). Without the test, a message of mostly-ASCII text of 33-64
+/// bytes cost 1.5x what one of 65-80 bytes costs (a cliff) and lost to simdutf8 at 64
+/// bytes; with it from 33 bytes only, 8-32 bytes became the cliff. Text that is not ASCII
+/// pays the wrong guesses, up to 1.45x at 8-64 bytes on a Zen 3, still more than twice
+/// std's speed and ahead of simdutf8 at 64 bytes (docs/PERFORMANCE.md, "AVX2: an ASCII
+/// test from 8 bytes").
+pub const SHORT_ASCII_FROM_256: usize = WORD_BELOW;
 
 /// On CPUs whose AVX2 runs on 128-bit units (AMD Zen 1 and Zen+: the backend
 /// `arch::x86::avx2units128`), inputs of this many bytes and more, up to one block, are
 /// tested for ASCII (one OR of their registers) before any table is loaded, as those above
-/// one block are on every backend (`Vector::SHORT_ASCII_FROM`; elsewhere
-/// [`SHORT_ASCII_FROM`]). A register's full check costs twice as much there, so a wrong
-/// guess on text that is not ASCII costs less than a check saved on text that is
-/// (docs/PERFORMANCE.md, "A schedule for AVX2 on 128-bit units").
+/// one block are on every backend (`Vector::SHORT_ASCII_FROM`; with AVX2 on 256-bit units
+/// [`SHORT_ASCII_FROM_256`], elsewhere [`SHORT_ASCII_FROM`]). A register's full check costs
+/// twice as much there, so a wrong guess on text that is not ASCII costs less than a check
+/// saved on text that is (docs/PERFORMANCE.md, "A schedule for AVX2 on 128-bit units");
+/// inputs under 16 bytes, checked in one 128-bit register, which those units run at full
+/// speed, keep no test (not measured with one).
 pub const SHORT_ASCII_FROM_UNITS_128: usize = REGISTER_128;
 
 /// AVX2's groups with a branch each below this (8 KiB) have `SMALL_GROUP` blocks, not
@@ -346,6 +360,8 @@ const _: () = assert!(
         && SMALL_GROUPS_BELOW_256 <= MASKED_BELOW
         && SMALL_GROUPS_BELOW_256 / (SMALL_GROUP * BLOCK) <= MEDIUM_MASK_GROUPS
         && SHORT_ASCII_FROM_UNITS_128 <= REGISTER_256
+        && SHORT_ASCII_FROM_256 >= WORD_BELOW
+        && SHORT_ASCII_FROM_256 <= SHORT_ASCII_FROM_UNITS_128
         && MEDIUM_UNALIGNED_BELOW_UNITS_128 >= SHORT_BELOW
         && GROUPS_FROM_UNITS_128 > (1 + SMALL_GROUP) * BLOCK
         && GROUPS_FROM_UNITS_128 <= SHORT_BELOW

@@ -13,9 +13,10 @@
 //! word: inputs under `WORD_BELOW` never reach a backend (`crate::word`, from
 //! `crate::engine`); the paths here still take them correctly.
 //!
-//! one register: [the input, zeros after it: a cut-off sequence shows as too short]
+//! one register: [AVX2: ASCII test of two overlapping reads]
+//!               [the input, zeros after it: a cut-off sequence shows as too short]
 //! short path:   [above 64 bytes: ASCII test of the first block, then of the others;
-//!               AVX2 on 128-bit units: from 16 bytes, one register's test or two's, too]
+//!               AVX2: up to 64 bytes, of the first and the last register]
 //!               [register 0] [registers 1.. in between] [last register, overlapping]
 //!               [end-of-input check]
 //!   in halves:  (AVX2 from `SHORT_HALVES_FROM_256`) the others' test in two halves; one
@@ -43,13 +44,16 @@
 //! tables (docs/PERFORMANCE.md, "Per call"). The rules, each in the function that applies
 //! it:
 //!
-//! - *One register* for inputs shorter than one ([`validate_partial`]).
+//! - *One register* for inputs shorter than one ([`validate_partial`]); with AVX2, after
+//!   an ASCII test of two overlapping reads ([`short_ascii`]).
 //! - *Straight through* for inputs of up to 8 blocks (AVX-512: 7): every register
 //!   checked, after an ASCII test of the first block and then of the others
 //!   ([`validate_short`]).
+//! - *An ASCII test of every input* with AVX2 (`Vector::SHORT_ASCII_FROM`: from 8 bytes;
+//!   on 128-bit units from 16): without it a message of mostly-ASCII text of 33-64 bytes
+//!   cost 1.5x one of 65 bytes, which leaves at its first test.
 //! - *A schedule per microarchitecture* where one pays: AVX2 on 128-bit units (AMD Zen 1
-//!   and Zen+) tests inputs of 16 to 64 bytes for ASCII too (`Vector::SHORT_ASCII_FROM`),
-//!   starts its groups from the first byte at 320 bytes and its aligned medium path at 1
+//!   and Zen+) starts its groups from the first byte at 320 bytes and its aligned medium path at 1
 //!   KiB, and tests a busy input's error every 512 bytes (`Vector::BUSY_ERROR_TEST`): a
 //!   full check costs twice as much there. Every AVX2 CPU has groups of `SMALL_GROUP`
 //!   blocks below 8 KiB (`Vector::SMALL_GROUPS_BELOW`), the busy ones reached by a loop
@@ -140,11 +144,15 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
 #[inline(always)]
 pub(crate) unsafe fn validate_small<V: Vector>(input: &[u8]) -> Result<(), usize> {
     debug_assert!(input.len() < SHORT_BELOW);
+    // The test reads 8 bytes from each end of the input.
+    const { assert!(V::SHORT_ASCII_FROM >= crate::tiers::WORD_BELOW) };
     // SAFETY: the caller guarantees the instruction set, and with it `V::Narrow`'s (the
     // contract of `Vector::Narrow`); the length as checked.
     unsafe {
         if input.len() >= V::BYTES {
             validate_short::<V, false>(input)
+        } else if input.len() >= V::SHORT_ASCII_FROM && short_ascii::<V>(input) {
+            Ok(())
         } else if V::Narrow::BYTES < V::BYTES && input.len() < V::Narrow::BYTES {
             validate_partial::<V::Narrow>(input)
         } else {
@@ -248,10 +256,11 @@ pub(crate) unsafe fn validate_aligned<V: Vector>(input: &[u8]) -> Result<(), usi
 ///    ASCII mostly stops there, and so that the branches' guesses are as often wrong at
 ///    every length: a single test of the whole input, right more often the longer the
 ///    input, made the lengths just past one block 1.2x slower than twice as long ones on
-///    Chinese text (docs/PERFORMANCE.md, "Per call"). Up to one block, no test: on text
-///    seen once it would be a guess, and one or two registers cost about what a wrong
-///    guess costs; but from `Vector::SHORT_ASCII_FROM` (AVX2 on 128-bit units, whose
-///    registers cost twice as much), the OR of the first and the last register.
+///    Chinese text (docs/PERFORMANCE.md, "Per call"). Up to one block, from
+///    `Vector::SHORT_ASCII_FROM` (AVX2), the OR of the first and the last register; on
+///    the other backends no test: on text seen once it is a guess, and there one or two
+///    registers cost about what a wrong guess costs (with AVX2 a message of mostly-ASCII
+///    text of 33-64 bytes cost 1.5x one of 65 bytes without it).
 /// 2. The first register is checked with a zero predecessor; the last, which ends at the
 ///    end of the input (overlapping the one before it where the length is not a whole
 ///    number of registers), must not leave a sequence open. From three bytes past the
@@ -942,9 +951,8 @@ unsafe fn check_group<V: Vector, const G: usize>(t: &Tables<V>, ptr: *const u8) 
 /// Inputs shorter than one register, in one register with zeros after them
 /// ([`Vector::load_partial`]: packed from overlapping reads on the 128-bit backends, two
 /// 16-byte loads on AVX2, one masked load on AVX-512). Zeros are ASCII, so a sequence cut
-/// off by the end shows up as TOO_SHORT and needs no end-of-input check. From
-/// `Vector::SHORT_ASCII_FROM` bytes (AVX2 on 128-bit units), a register that is ASCII is
-/// valid before any table is loaded.
+/// off by the end shows up as TOO_SHORT and needs no end-of-input check. (With AVX2,
+/// [`validate_small`] has tested the input for ASCII first: [`short_ascii`].)
 ///
 /// # Safety
 /// As for [`validate`]; `input.len() < V::BYTES`.
@@ -953,12 +961,36 @@ unsafe fn validate_partial<V: Vector>(input: &[u8]) -> Result<(), usize> {
     debug_assert!(input.len() < V::BYTES);
     // SAFETY: the caller guarantees the instruction set and input.len() < V::BYTES.
     let reg = unsafe { V::load_partial(input) };
-    if input.len() >= V::SHORT_ASCII_FROM && reg.is_ascii() {
-        return Ok(());
-    }
     // SAFETY: the caller guarantees the instruction set.
     let (t, zero) = unsafe { (Tables::<V>::new(), V::splat(0)) };
     verdict(t.check(reg, zero))
+}
+
+/// Whether `input` (`WORD_BELOW` to `V::BYTES - 1` bytes) is all ASCII, from two
+/// overlapping reads: of `V::Narrow`'s registers from its width, else of 8 bytes in
+/// general registers. Before [`validate_partial`], not on its register: that one is packed
+/// or shifted into place first, which made the test of a 16-31-byte input cost what a
+/// full check of it does (docs/PERFORMANCE.md, "AVX2: an ASCII test from 8 bytes").
+///
+/// # Safety
+/// As for [`validate`].
+#[inline(always)]
+unsafe fn short_ascii<V: Vector>(input: &[u8]) -> bool {
+    let len = input.len();
+    debug_assert!((crate::tiers::WORD_BELOW..V::BYTES).contains(&len));
+    if len >= V::Narrow::BYTES {
+        let ptr = input.as_ptr();
+        // SAFETY: Narrow's instruction set comes with V's; both loads lie inside `input`.
+        unsafe {
+            V::Narrow::load_unaligned(ptr)
+                .or(V::Narrow::load_unaligned(ptr.add(len - V::Narrow::BYTES)))
+                .is_ascii()
+        }
+    } else {
+        let first = u64::from_le_bytes(input[..8].try_into().unwrap());
+        let last = u64::from_le_bytes(input[len - 8..].try_into().unwrap());
+        (first | last) & 0x8080_8080_8080_8080 == 0
+    }
 }
 
 /// All ones but for the first 3 bytes; its first `BYTES` bytes clear the error bits of the

@@ -90,10 +90,10 @@ pub(crate) trait Vector: Copy {
     const PATHS_OUT_OF_LINE: bool = false;
 
     /// Inputs of this many bytes and more, up to one block, are tested for ASCII (one OR of
-    /// their registers) before any table is loaded (`schedule::validate_small`); those
-    /// above one block always are. `tiers::SHORT_ASCII_FROM` (none) by default; AVX2 on
-    /// 128-bit units `tiers::SHORT_ASCII_FROM_UNITS_128`. A vector type with a narrower
-    /// `Narrow` tests the inputs it leaves to that one by `Narrow`'s own.
+    /// two overlapping reads or registers) before any table is loaded
+    /// (`schedule::validate_small`), those left to `Narrow` too; those above one block
+    /// always are. `tiers::SHORT_ASCII_FROM` (none) by default; AVX2
+    /// `tiers::SHORT_ASCII_FROM_256`, on 128-bit units `tiers::SHORT_ASCII_FROM_UNITS_128`.
     const SHORT_ASCII_FROM: usize = crate::tiers::SHORT_ASCII_FROM;
 
     /// Below this, the groups with a branch each (`GROUP_BRANCHES`), from the first byte

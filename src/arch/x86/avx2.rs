@@ -9,14 +9,16 @@
 //! Inputs shorter than one register (32 bytes) are loaded into one with zeros after them:
 //! 16 to 31 bytes from two 16-byte loads, the second ending at the end of the input and
 //! moved down by `pshufb` with a control read from a sliding table (`SLIDE`); fewer from
-//! the 128-bit packing (`vector::pack16`). One 256-bit check then does the whole input.
+//! the 128-bit packing (`vector::pack16`). One 256-bit check then does the whole input;
+//! but first the two loads' OR (of two 8-byte reads under 16 bytes) is tested for ASCII,
+//! which on mostly-ASCII text saves the check (`crate::tiers::SHORT_ASCII_FROM_256`).
 //!
 //! **Two schedules.** The same instructions serve CPUs that run a 256-bit operation at
 //! once (Zen 2 and later, Intel) and CPUs that split it into two on 128-bit units (AMD Zen
 //! 1 and Zen+, and Hygon's Dhyana), where a register's full check costs twice as much and
 //! an ASCII test that saves one pays more often than it costs. The vector type's
-//! `UNITS_128` parameter chooses the schedule (its size tiers in [`Vector`]: an ASCII test
-//! from 16 bytes instead of above one block; the groups from the first byte from 320 bytes
+//! `UNITS_128` parameter chooses the schedule (its size tiers in [`Vector`]: the ASCII test
+//! of inputs up to one block from 16 bytes instead of 8; the groups from the first byte from 320 bytes
 //! instead of the short path's halves; the aligned medium path from 1 KiB instead of 1.5
 //! KiB; a busy input's error tested every 512 bytes). Both have groups of 2 blocks below 8
 //! KiB, those that are not ASCII reached by a loop over their bits. The backend of the
@@ -72,7 +74,7 @@ impl<const UNITS_128: bool> Vector for Avx2Vector<UNITS_128> {
     const SHORT_ASCII_FROM: usize = if UNITS_128 {
         crate::tiers::SHORT_ASCII_FROM_UNITS_128
     } else {
-        crate::tiers::SHORT_ASCII_FROM
+        crate::tiers::SHORT_ASCII_FROM_256
     };
     const BUSY_ERROR_TEST: usize = if UNITS_128 {
         crate::tiers::BUSY_ERROR_TEST_UNITS_128
