@@ -202,7 +202,7 @@ pub const SHORT_ASCII_FROM: usize = BLOCK + 1;
 /// `schedule::short_ascii`). Without the test, a message of mostly-ASCII text of 33-64
 /// bytes cost 1.5x what one of 65-80 bytes costs (a cliff) and lost to simdutf8 at 64
 /// bytes; with it from 33 bytes only, 8-32 bytes became the cliff. Text that is not ASCII
-/// pays the wrong guesses, up to 1.45x at 8-64 bytes on a Zen 3, still more than twice
+/// pays the wrong guesses, 1.1-1.5x the time at 8-64 bytes on a Zen 3, still more than twice
 /// std's speed and ahead of simdutf8 at 64 bytes (docs/PERFORMANCE.md, "AVX2: an ASCII
 /// test from 8 bytes").
 pub const SHORT_ASCII_FROM_256: usize = WORD_BELOW;

@@ -144,8 +144,6 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
 #[inline(always)]
 pub(crate) unsafe fn validate_small<V: Vector>(input: &[u8]) -> Result<(), usize> {
     debug_assert!(input.len() < SHORT_BELOW);
-    // The test reads 8 bytes from each end of the input.
-    const { assert!(V::SHORT_ASCII_FROM >= crate::tiers::WORD_BELOW) };
     // SAFETY: the caller guarantees the instruction set, and with it `V::Narrow`'s (the
     // contract of `Vector::Narrow`); the length as checked.
     unsafe {
@@ -257,7 +255,8 @@ pub(crate) unsafe fn validate_aligned<V: Vector>(input: &[u8]) -> Result<(), usi
 ///    every length: a single test of the whole input, right more often the longer the
 ///    input, made the lengths just past one block 1.2x slower than twice as long ones on
 ///    Chinese text (docs/PERFORMANCE.md, "Per call"). Up to one block, from
-///    `Vector::SHORT_ASCII_FROM` (AVX2), the OR of the first and the last register; on
+///    `Vector::SHORT_ASCII_FROM` (AVX2), the OR of the first and the last register
+///    ([`short_ascii`]); on
 ///    the other backends no test: on text seen once it is a guess, and there one or two
 ///    registers cost about what a wrong guess costs (with AVX2 a message of mostly-ASCII
 ///    text of 33-64 bytes cost 1.5x one of 65 bytes without it).
@@ -283,18 +282,10 @@ pub(crate) unsafe fn validate_aligned<V: Vector>(input: &[u8]) -> Result<(), usi
 unsafe fn validate_short<V: Vector, const HALVES: bool>(input: &[u8]) -> Result<(), usize> {
     let len = input.len();
     let ptr = input.as_ptr();
-    // The ASCII test up to one block (`Vector::SHORT_ASCII_FROM`) ORs the first and the
-    // last register, which cover the input where two registers make a block.
-    const { assert!(V::SHORT_ASCII_FROM > BLOCK || 2 * V::BYTES >= BLOCK) };
     if len <= BLOCK {
-        if len >= V::SHORT_ASCII_FROM {
-            // SAFETY: the caller guarantees the instruction set; V::BYTES <= len, so both
-            // registers lie inside `input`.
-            let any =
-                unsafe { V::load_unaligned(ptr).or(V::load_unaligned(ptr.add(len - V::BYTES))) };
-            if any.is_ascii() {
-                return Ok(());
-            }
+        // SAFETY: the caller guarantees the instruction set; len <= BLOCK.
+        if len >= V::SHORT_ASCII_FROM && unsafe { short_ascii::<V>(input) } {
+            return Ok(());
         }
     } else {
         // SAFETY: the caller guarantees the instruction set; BLOCK < len, so the first
@@ -966,20 +957,31 @@ unsafe fn validate_partial<V: Vector>(input: &[u8]) -> Result<(), usize> {
     verdict(t.check(reg, zero))
 }
 
-/// Whether `input` (`WORD_BELOW` to `V::BYTES - 1` bytes) is all ASCII, from two
-/// overlapping reads: of `V::Narrow`'s registers from its width, else of 8 bytes in
-/// general registers. Before [`validate_partial`], not on its register: that one is packed
-/// or shifted into place first, which made the test of a 16-31-byte input cost what a
-/// full check of it does (docs/PERFORMANCE.md, "AVX2: an ASCII test from 8 bytes").
+/// Whether `input` (`WORD_BELOW` to `BLOCK` bytes: the test of `Vector::SHORT_ASCII_FROM`)
+/// is all ASCII, from two overlapping reads, the first from its start and the last ending
+/// at its end: of `V`'s registers from their width (two make a block), of `V::Narrow`'s
+/// from theirs, else of 8 bytes in general registers. Below one register, before
+/// [`validate_partial`] and not on its register: that one is packed or shifted into place
+/// first, which made the test of a 16-31-byte input cost what a full check of it does
+/// (docs/PERFORMANCE.md, "AVX2: an ASCII test from 8 bytes").
 ///
 /// # Safety
 /// As for [`validate`].
 #[inline(always)]
 unsafe fn short_ascii<V: Vector>(input: &[u8]) -> bool {
+    // Two registers make a block; the shortest inputs are read 8 bytes from each end.
+    const {
+        assert!(V::SHORT_ASCII_FROM > BLOCK || 2 * V::BYTES >= BLOCK);
+        assert!(V::SHORT_ASCII_FROM >= crate::tiers::WORD_BELOW);
+    };
     let len = input.len();
-    debug_assert!((crate::tiers::WORD_BELOW..V::BYTES).contains(&len));
-    if len >= V::Narrow::BYTES {
-        let ptr = input.as_ptr();
+    let ptr = input.as_ptr();
+    debug_assert!((crate::tiers::WORD_BELOW..=BLOCK).contains(&len));
+    if len >= V::BYTES {
+        // SAFETY: the caller guarantees the instruction set; both registers lie inside
+        // `input`.
+        unsafe { V::load_unaligned(ptr).or(V::load_unaligned(ptr.add(len - V::BYTES))) }.is_ascii()
+    } else if len >= V::Narrow::BYTES {
         // SAFETY: Narrow's instruction set comes with V's; both loads lie inside `input`.
         unsafe {
             V::Narrow::load_unaligned(ptr)
