@@ -655,7 +655,7 @@ unsafe fn validate_groups<V: Vector, const G: usize, const ALIGNED: bool>(
     }
     // Each group's ASCII test, a bit of `busy`. With AVX2 two groups a turn: one a turn,
     // the loop's own instructions (its count, compare and jump, a shift by a variable
-    // amount) were about as many as the tests' and cost English HTML 5-8 % of its time at
+    // amount) were about as many as the tests' and cost English HTML 5-12 % of its time at
     // 513 B - 4 KiB on a Zen 3 (docs/PERFORMANCE.md, "AVX2: the groups' ASCII tests two a
     // turn"); below `ALIGNED_FROM` the compiler now unrolls the whole loop, whose branches
     // depend on the length only. AVX-512, not measured with them, keeps one a turn.
