@@ -13,8 +13,8 @@
 //! | condition                          | path                                                        | backends        |
 //! |------------------------------------|-------------------------------------------------------------|-----------------|
 //! | `len < WORD_BELOW` (8)             | one `u64` from overlapping 4- or 1-byte reads, a shift DFA over its bytes (`crate::word`), before any backend is called | all, the scalar one too |
-//! | `len < REGISTER_128` (16)          | one register packed from two overlapping 8-byte reads, zeros after the input (AVX2: first those reads' OR tested for ASCII, `SHORT_ASCII_FROM_256`) | 128-bit ones, and AVX2 in SSE4.2's register (`Vector::Narrow`) |
-//! | `len < REGISTER_256` (32)          | one register from two 16-byte loads, zeros after the input (first those loads' OR tested for ASCII) | AVX2            |
+//! | `len < REGISTER_128` (16)          | one register packed from two overlapping 8-byte reads, zeros after the input (AVX2: first those reads' OR tested for ASCII, `SHORT_ASCII_FROM_256`; on 256-bit units in a function of its own that answers an input all ASCII, then the short path's function for the others) | 128-bit ones, and AVX2 in SSE4.2's register (`Vector::Narrow`) |
+//! | `len < REGISTER_256` (32)          | one register from two 16-byte loads, zeros after the input (first those loads' OR tested for ASCII; on 256-bit units in a function of its own, as above) | AVX2            |
 //! | `len < REGISTER_512` (64)          | one register from one masked load, zeros after the input    | AVX-512         |
 //! | `len < SHORT_BELOW` (513; AVX-512: `GROUPS_FROM_512`, 448) | the short path: straight through the registers, above one block an ASCII test of the first block and then of the others (AVX2 up to one block: of the first and last register), no per-block tests (AVX2 from `SHORT_HALVES_FROM_256`, 384: the others' test in two halves, and where one half is ASCII only the other's registers checked) | all vector ones |
 //! | `len < GROUP_BRANCHES_BELOW_512` (8 KiB; from `GROUPS_FROM_512`, 448) | the first block, then groups of `MEDIUM_GROUP` (4; from `LARGE_GROUPS_FROM_512`, 1,664: `MEDIUM_GROUP_512`, 8) blocks from the first 64-byte boundary, as many as leave the rest one whole block or more, one ASCII test each, all tested before the first branch, then one branch per group and none on the whole input (a first block that is not ASCII: every group through one pass with no ASCII test); the rest in registers from where the groups end, the last clamped to end at the end | AVX-512 |
@@ -204,7 +204,8 @@ pub const SHORT_ASCII_FROM: usize = BLOCK + 1;
 /// bytes; with it from 33 bytes only, 8-32 bytes became the cliff. Text that is not ASCII
 /// pays the wrong guesses, 1.1-1.5x the time at 8-64 bytes on a Zen 3, still more than twice
 /// std's speed and ahead of simdutf8 at 64 bytes (docs/PERFORMANCE.md, "AVX2: an ASCII
-/// test from 8 bytes").
+/// test from 8 bytes"). Inputs under one register take the test in functions of their
+/// own, before the short path's (`crate::arch`'s entries, `schedule::words_first`).
 pub const SHORT_ASCII_FROM_256: usize = WORD_BELOW;
 
 /// On CPUs whose AVX2 runs on 128-bit units (AMD Zen 1 and Zen+: the backend

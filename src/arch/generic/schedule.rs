@@ -130,6 +130,16 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
     }
 }
 
+/// Whether the entries (`crate::arch`) send inputs shorter than one register of `V` to
+/// functions of their own that test them for ASCII first ([`words_ascii`] under one
+/// register of `V::Narrow`, [`ends_ascii`] on two of those above) and send the others on to
+/// the short path's function: where the paths are out of line
+/// (`Vector::PATHS_OUT_OF_LINE`) and inputs under one register of `V::Narrow` are tested
+/// for ASCII (`Vector::SHORT_ASCII_FROM`): AVX2 on 256-bit units.
+pub(crate) const fn words_first<V: Vector>() -> bool {
+    V::PATHS_OUT_OF_LINE && V::SHORT_ASCII_FROM < V::Narrow::BYTES
+}
+
 /// [`validate`] for inputs shorter than `V::HALVES_FROM` (`SHORT_BELOW` but on AVX2 and
 /// AVX-512): one register (of `V::Narrow` where the input is shorter than one of those) or
 /// the short path. In a function of its own on the backends with
@@ -1002,24 +1012,45 @@ unsafe fn short_ascii<V: Vector>(input: &[u8]) -> bool {
         assert!(V::SHORT_ASCII_FROM >= crate::tiers::WORD_BELOW);
     };
     let len = input.len();
-    let ptr = input.as_ptr();
     debug_assert!((crate::tiers::WORD_BELOW..=BLOCK).contains(&len));
     if len >= V::BYTES {
-        // SAFETY: the caller guarantees the instruction set; both registers lie inside
-        // `input`.
-        unsafe { V::load_unaligned(ptr).or(V::load_unaligned(ptr.add(len - V::BYTES))) }.is_ascii()
+        // SAFETY: the caller guarantees the instruction set; the length as checked.
+        unsafe { ends_ascii::<V>(input) }
     } else if len >= V::Narrow::BYTES {
-        // SAFETY: Narrow's instruction set comes with V's; both loads lie inside `input`.
-        unsafe {
-            V::Narrow::load_unaligned(ptr)
-                .or(V::Narrow::load_unaligned(ptr.add(len - V::Narrow::BYTES)))
-                .is_ascii()
-        }
+        // SAFETY: Narrow's instruction set comes with V's; the length as checked.
+        unsafe { ends_ascii::<V::Narrow>(input) }
     } else {
-        let first = u64::from_le_bytes(input[..8].try_into().unwrap());
-        let last = u64::from_le_bytes(input[len - 8..].try_into().unwrap());
-        (first | last) & 0x8080_8080_8080_8080 == 0
+        words_ascii(input)
     }
+}
+
+/// Whether `input` (one to two registers of `W`) is all ASCII, from two overlapping loads,
+/// the first from its start and the last ending at its end: [`short_ascii`]'s test from
+/// one register of `V` or of `V::Narrow` up, and that of the entries' function for inputs
+/// of one register of `V::Narrow` up to one of `V` (`crate::arch`, where
+/// [`words_first`] says).
+///
+/// # Safety
+/// The CPU supports `W`'s instruction set; `W::BYTES <= input.len() <= 2 * W::BYTES`.
+#[inline(always)]
+pub(crate) unsafe fn ends_ascii<W: Vector>(input: &[u8]) -> bool {
+    let len = input.len();
+    let ptr = input.as_ptr();
+    debug_assert!((W::BYTES..=2 * W::BYTES).contains(&len));
+    // SAFETY: the caller guarantees the instruction set; both loads lie inside `input`.
+    unsafe { W::load_unaligned(ptr).or(W::load_unaligned(ptr.add(len - W::BYTES))) }.is_ascii()
+}
+
+/// Whether `input` (8 to 16 bytes) is all ASCII, from two overlapping 8-byte reads in
+/// general registers, the first from its start and the last ending at its end:
+/// [`short_ascii`]'s test below one register of `V::Narrow`, and that of the entries'
+/// function for those inputs (`crate::arch`, where [`words_first`] says).
+#[inline(always)]
+pub(crate) fn words_ascii(input: &[u8]) -> bool {
+    debug_assert!((8..=16).contains(&input.len()));
+    let first = u64::from_le_bytes(input[..8].try_into().unwrap());
+    let last = u64::from_le_bytes(input[input.len() - 8..].try_into().unwrap());
+    (first | last) & 0x8080_8080_8080_8080 == 0
 }
 
 /// All ones but for the first 3 bytes; its first `BYTES` bytes clear the error bits of the
