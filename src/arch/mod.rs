@@ -187,13 +187,13 @@ fn yes(result: Result<(), usize>) -> bool {
 /// nor move with its code (see
 /// [`Vector::PATHS_OUT_OF_LINE`](generic::vector::Vector::PATHS_OUT_OF_LINE)). Where
 /// `schedule::words_first` says (AVX2 on 256-bit units), inputs under one register go
-/// first to `$words` (under 16 bytes) or `$register` (16-31 bytes): an ASCII test with no
-/// taken jump to the answer, and for the others a jump on to `$small`. `$finish` turns the
+/// first to `$register` (under 16 bytes, or 16-31 bytes): an ASCII test with no taken
+/// jump to the answer, and for the others a jump on to `$small`. `$finish` turns the
 /// schedule's `Result` into the entry's return type.
 #[allow(unused_macros)] // Unused on targets without a vector backend.
 macro_rules! entry_and_paths {
     ($vector:ty, [$($feature:tt),+], $(#[$doc:meta])*
-     fn $entry:ident, $words:ident, $register:ident, $small:ident, $unaligned:ident, $medium:ident,
+     fn $entry:ident, $register:ident, $small:ident, $unaligned:ident, $medium:ident,
         $long:ident -> $ret:ty
         = $finish:path) => {
         $(#[$doc])*
@@ -212,11 +212,11 @@ macro_rules! entry_and_paths {
                 if len < <<$vector as Vector>::Narrow as Vector>::BYTES {
                     // SAFETY: the caller guarantees the target features; the length as
                     // checked.
-                    return unsafe { $words(input) };
+                    return unsafe { $register::<true>(input) };
                 }
                 if len < <$vector as Vector>::BYTES {
                     // SAFETY: as above.
-                    return unsafe { $register(input) };
+                    return unsafe { $register::<false>(input) };
                 }
             }
             if !<$vector as Vector>::PATHS_OUT_OF_LINE {
@@ -237,53 +237,35 @@ macro_rules! entry_and_paths {
             }
         }
 
-        /// The shortest inputs of [`
+        /// Inputs under one register of [`
         #[doc = stringify!($entry)]
-        /// `] (under one register of `Vector::Narrow`, 16 bytes) in a function of their
-        /// own, where `schedule::words_first` says: one ASCII test of two 8-byte reads
-        /// (from `Vector::SHORT_ASCII_FROM`), which an input that is ASCII leaves with no
-        /// taken jump; the others go on to the short path's function (`$small`, which
-        /// tests them again: a guess the branch predictor gets right, since this one just
-        /// failed). In the short path's function, where the tests of the lengths put two
-        /// or three taken jumps before the answer, English HTML of 8-31 bytes cost 1.2x
-        /// what 32-63 bytes did on an AMD Zen 3 (docs/PERFORMANCE.md, "AVX2: inputs under
-        /// one register tested in functions of their own").
+        /// `] in a function of their own, where `schedule::words_first` says: `WORDS`,
+        /// those under one register of `Vector::Narrow` (16 bytes), tested for ASCII from
+        /// `Vector::SHORT_ASCII_FROM` by two 8-byte reads; otherwise those of one register
+        /// of `Vector::Narrow` up to one of this backend (16-31 bytes), by two registers of
+        /// `Vector::Narrow`. An input that is ASCII leaves with no taken jump; the others go
+        /// on to the short path's function (`$small`, which tests them again: a guess the
+        /// branch predictor gets right, since this one just failed). In the short path's
+        /// function, where the tests of the lengths put two or three taken jumps before
+        /// the answer, English HTML of 8-15 bytes cost 1.3x what 20 bytes did on an AMD Zen
+        /// 3 (docs/PERFORMANCE.md, "AVX2: inputs under one register tested in functions of
+        /// their own").
         ///
         /// # Safety
-        /// The CPU supports this backend's target features; `input.len()` is less than
-        /// `Vector::Narrow::BYTES`.
+        /// The CPU supports this backend's target features; with `WORDS`, `input.len()` is
+        /// less than `Vector::Narrow::BYTES`; otherwise at least that and less than
+        /// `Vector::BYTES`.
         #[inline(never)]
         $(#[target_feature(enable = $feature)])+
-        unsafe fn $words(input: &[u8]) -> $ret {
-            use crate::arch::generic::{schedule, vector::Vector};
-            if input.len() >= <$vector as Vector>::SHORT_ASCII_FROM && schedule::words_ascii(input) {
-                $finish(Ok(()))
-            } else {
-                // SAFETY: the caller guarantees the target features and the length.
-                unsafe { $small(input) }
-            }
-        }
-
-        /// Inputs of one register of `Vector::Narrow` up to one of this backend of [`
-        #[doc = stringify!($entry)]
-        /// `] (16-31 bytes) in a function of their own, as the shortest ones above: one
-        /// ASCII test of two registers of `Vector::Narrow`, then, for an input that is not
-        /// ASCII, the short path's function.
-        ///
-        /// # Safety
-        /// The CPU supports this backend's target features; `input.len()` is at least
-        /// `Vector::Narrow::BYTES` and less than `Vector::BYTES`.
-        #[inline(never)]
-        $(#[target_feature(enable = $feature)])+
-        unsafe fn $register(input: &[u8]) -> $ret {
-            use crate::arch::generic::{schedule, vector::Vector};
-            // SAFETY: the caller guarantees the target features, and with them Narrow's
-            // (the contract of `Vector::Narrow`), and the length.
-            if unsafe { schedule::ends_ascii::<<$vector as Vector>::Narrow>(input) } {
-                $finish(Ok(()))
-            } else {
-                // SAFETY: the caller guarantees the target features and the length.
-                unsafe { $small(input) }
+        unsafe fn $register<const WORDS: bool>(input: &[u8]) -> $ret {
+            // SAFETY: the caller guarantees the target features and the length, which
+            // `$small`'s contract asks for too.
+            unsafe {
+                crate::arch::generic::schedule::ascii_first::<$vector, WORDS, _>(
+                    input,
+                    $finish(Ok(())),
+                    |input| $small(input),
+                )
             }
         }
 
@@ -363,7 +345,7 @@ macro_rules! entry_points {
             /// Runs the lookup algorithm with this backend; see
             /// [`schedule::validate`](crate::arch::generic::schedule::validate). An error's
             /// place is left to the cold [`locate`]: `is_valid` never pays for it.
-            fn validate, validate_words, validate_register, validate_small, validate_unaligned, validate_aligned,
+            fn validate, validate_register, validate_small, validate_unaligned, validate_aligned,
                 validate_long
                 -> Result<(), usize>
                 = core::convert::identity
@@ -373,7 +355,7 @@ macro_rules! entry_points {
             /// [`validate`]'s answer without the place of an error (the `valid` column):
             /// `crate::is_valid` jumps here, where a call of `validate` would have to come
             /// back to turn its `Result` into a `bool`.
-            fn is_valid, is_valid_words, is_valid_register, is_valid_small, is_valid_unaligned, is_valid_aligned,
+            fn is_valid, is_valid_register, is_valid_small, is_valid_unaligned, is_valid_aligned,
                 is_valid_long -> bool
                 = crate::arch::yes
         }

@@ -140,6 +140,35 @@ pub(crate) const fn words_first<V: Vector>() -> bool {
     V::PATHS_OUT_OF_LINE && V::SHORT_ASCII_FROM < V::Narrow::BYTES
 }
 
+/// The body of the entries' functions for inputs under one register of `V`, where
+/// [`words_first`] says (`crate::arch`): `yes` where `input` is all ASCII, else what `rest`
+/// (the short path's function) says. `WORDS`: the input is shorter than one register of
+/// `V::Narrow`, and tested from `V::SHORT_ASCII_FROM` bytes by [`words_ascii`]; otherwise
+/// it is one register of `V::Narrow` or more and tested by [`ends_ascii`] on two of them.
+///
+/// # Safety
+/// The CPU supports `V`'s instruction set; with `WORDS`, `input.len() < V::Narrow::BYTES`,
+/// otherwise `V::Narrow::BYTES <= input.len() < V::BYTES`; `rest`'s own contract.
+#[inline(always)]
+pub(crate) unsafe fn ascii_first<V: Vector, const WORDS: bool, R>(
+    input: &[u8],
+    yes: R,
+    rest: impl FnOnce(&[u8]) -> R,
+) -> R {
+    let ascii = if WORDS {
+        input.len() >= V::SHORT_ASCII_FROM && words_ascii(input)
+    } else {
+        // SAFETY: the caller guarantees the instruction set, and with it Narrow's (the
+        // contract of `Vector::Narrow`), and the length.
+        unsafe { ends_ascii::<V::Narrow>(input) }
+    };
+    if ascii {
+        yes
+    } else {
+        rest(input)
+    }
+}
+
 /// [`validate`] for inputs shorter than `V::HALVES_FROM` (`SHORT_BELOW` but on AVX2 and
 /// AVX-512): one register (of `V::Narrow` where the input is shorter than one of those) or
 /// the short path. In a function of its own on the backends with
