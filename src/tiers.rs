@@ -16,16 +16,16 @@
 //! | `len < REGISTER_128` (16)          | one register packed from two overlapping 8-byte reads, zeros after the input (AVX2: first those reads' OR tested for ASCII, `SHORT_ASCII_FROM_256`; on 256-bit units in a function of its own that answers an input all ASCII, then the short path's function for the others) | 128-bit ones, and AVX2 in SSE4.2's register (`Vector::Narrow`) |
 //! | `len < REGISTER_256` (32)          | one register from two 16-byte loads, zeros after the input (first those loads' OR tested for ASCII; on 256-bit units in a function of its own, as above) | AVX2            |
 //! | `len < REGISTER_512` (64)          | one register from one masked load, zeros after the input    | AVX-512         |
-//! | `len < SHORT_BELOW` (513; AVX-512: `GROUPS_FROM_512`, 448) | the short path: straight through the registers, above one block an ASCII test of the first block and then of the others (AVX2 up to one block: of the first and last register), no per-block tests (AVX2 from `SHORT_HALVES_FROM_256`, 384: the others' test in two halves, and where one half is ASCII only the other's registers checked) | all vector ones |
+//! | `len < SHORT_BELOW` (513; AVX-512: `GROUPS_FROM_512`, 448) | the short path: straight through the registers, above one block an ASCII test of the first block and then of the others (AVX2 up to one block: of the first and last register), no per-block tests (AVX2 on 256-bit units: below `GROUPS_FROM_256`, 384) | all vector ones |
 //! | `len < GROUP_BRANCHES_BELOW_512` (8 KiB; from `GROUPS_FROM_512`, 448) | the first block, then groups of `MEDIUM_GROUP` (4; from `LARGE_GROUPS_FROM_512`, 1,664: `MEDIUM_GROUP_512`, 8) blocks from the first 64-byte boundary, as many as leave the rest one whole block or more, one ASCII test each, all tested before the first branch, then one branch per group and none on the whole input (a first block that is not ASCII: every group through one pass with no ASCII test); the rest in registers from where the groups end, the last clamped to end at the end | AVX-512 |
-//! | `len < MEDIUM_UNALIGNED_BELOW` (1.5 KiB) | groups from the first byte: a first block that is not ASCII sends every group through one pass with no ASCII test; otherwise groups of `SMALL_GROUP` (2) blocks, one ASCII test each, all tested before the first branch, then a loop over the groups that are not ASCII and no branch on the whole input; the rest in registers ending at the end | AVX2 |
+//! | `len < MEDIUM_UNALIGNED_BELOW` (1.5 KiB; from `GROUPS_FROM_256`, 384) | the first block, then groups of `SMALL_GROUP` (2) blocks right after it (not from a 64-byte boundary of memory): a first block that is not ASCII sends every group through one pass with no ASCII test; otherwise one ASCII test a group, all tested before the first branch, then a loop over the groups that are not ASCII and no branch on the whole input; the rest in registers ending at the end | AVX2 |
 //! | `len < MEDIUM_BELOW` (16 KiB; AVX-512: no limit, `MEDIUM_BELOW_512`) | the medium path from the first 64-byte boundary: the first block, then groups of `MEDIUM_GROUP` (4; AVX-512 below `MASKED_BELOW`: `MEDIUM_GROUP_512`, 8) blocks from the boundary, one ASCII test each (AVX2 below `SMALL_GROUPS_BELOW_256`, 8 KiB: `SMALL_GROUP`, 2) (below `MASKED_BELOW`, 16 KiB, every group, the first block and the rest tested before the first branch: an input all ASCII is valid at once, except with AVX2, which loops over the groups that are not ASCII as above; with AVX2 and AVX-512, a first block that is not ASCII sends every group through one pass with no ASCII test), the rest in registers ending at the end, the error tested at the end (from `MASKED_BELOW`, after `MEDIUM_LONG_FIRST_TEST` groups, then every `MEDIUM_LONG_ERROR_TEST`, an error saying where the span that failed starts) | all vector ones |
 //! | otherwise                          | the main loop: groups of `LOOP_GROUP` (8) blocks of `BLOCK` (64) bytes between error tests, then single blocks, then the last `BLOCK` bytes re-checked, overlapping | all but AVX-512 |
 //!
 //! On CPUs that run AVX2 on 128-bit units (AMD Zen 1 and Zen+; the backend
 //! `arch::x86::avx2units128`, chosen at run time) four AVX2 tiers differ: inputs are tested
 //! for ASCII first from `SHORT_ASCII_FROM_UNITS_128` (16) bytes up, not 8, the
-//! groups from the first byte start at `GROUPS_FROM_UNITS_128` (320; no halves), the
+//! unaligned groups start at `GROUPS_FROM_UNITS_128` (320) and from the first byte, the
 //! medium path starts at the first 64-byte boundary from `MEDIUM_UNALIGNED_BELOW_UNITS_128`
 //! (1 KiB), and a busy input tests its error every `BUSY_ERROR_TEST_UNITS_128` (512)
 //! bytes.
@@ -83,19 +83,21 @@ pub const REGISTER_512: usize = 64;
 
 /// Inputs shorter than this (up to 512 bytes) take the short path: straight through their
 /// registers, with an ASCII test of the first block and then of the others, and no
-/// per-block tests; on AVX-512 only those shorter than `GROUPS_FROM_512`. Must be more
-/// than `(1 + MEDIUM_GROUP) * BLOCK` (the medium path of the 128- and 256-bit backends runs
-/// at least one group) and at least `2 * BLOCK` (the main loop's overlapping last block
-/// reads the register before it).
+/// per-block tests; on AVX-512 only those shorter than `GROUPS_FROM_512`, with AVX2 those
+/// shorter than [`GROUPS_FROM_256`] ([`GROUPS_FROM_UNITS_128`] on 128-bit units). Must be
+/// more than `(1 + MEDIUM_GROUP) * BLOCK` (the medium path of the 128- and 256-bit
+/// backends runs at least one group) and at least `2 * BLOCK` (the main loop's overlapping
+/// last block reads the register before it).
 pub const SHORT_BELOW: usize = 8 * BLOCK + 1;
 
-/// AVX2 inputs of this up to `SHORT_BELOW - 1` bytes take the short path with its ASCII
-/// test in two halves: where the input is not ASCII but one half after its first block is,
-/// only the other half is checked (`arch::generic::schedule::validate_short`). Shorter
-/// inputs, and AVX-512's, lost more than they gained with them (docs/PERFORMANCE.md,
-/// "AVX2: the short path's ASCII test in halves"). (On 128-bit units none: the groups
-/// from the first byte take those inputs from [`GROUPS_FROM_UNITS_128`].)
-pub const SHORT_HALVES_FROM_256: usize = 6 * BLOCK;
+/// On CPUs whose AVX2 runs on 256-bit units, inputs from this many bytes (384) up to
+/// [`MEDIUM_UNALIGNED_BELOW`] take the groups of `SMALL_GROUP` blocks after the first
+/// block (`Vector::GROUPS_FROM`, `arch::generic::schedule::validate_groups`), not the
+/// short path: English HTML at 384-512 bytes, whose messages are mostly all ASCII, went
+/// from 1.29-1.39x to 1.45-1.50x the fastest peer on an AMD Zen 3; from 320 bytes they
+/// lost English HTML 1-3 % at 320-512 bytes (docs/PERFORMANCE.md, "AVX2: the groups right
+/// after the first block"). (On 128-bit units: [`GROUPS_FROM_UNITS_128`].)
+pub const GROUPS_FROM_256: usize = 6 * BLOCK;
 
 /// Inputs of `SHORT_BELOW` bytes up to this take the medium path on the 128- and 256-bit
 /// backends, longer ones the main loop. The medium path's branches depend on the length
@@ -115,13 +117,14 @@ pub const MEDIUM_BELOW_512: usize = usize::MAX;
 /// them; longer ones (AVX-512's) test each group as they reach it.
 pub const MASKED_BELOW: usize = 16 << 10;
 
-/// AVX2's medium path cuts inputs shorter than this into groups from their first byte;
-/// longer ones (and every input on the other backends) have a first block, then groups
-/// from the first 64-byte boundary of memory. Below it the unaligned groups' fewer
-/// registers and instructions win (most of all on inputs that are all ASCII, whose time is
-/// mostly that of the ASCII tests); above it the cache lines their loads straddle cost
-/// more (docs/PERFORMANCE.md, "Per call"). At least `MEDIUM_GROUP * BLOCK` (a group) and
-/// at most `MASKED_BELOW`.
+/// AVX2's medium path cuts inputs shorter than this into groups that start where the input
+/// does, not at a 64-byte boundary of memory (on 256-bit units right after the first
+/// block, on 128-bit units at the first byte); longer ones (and every input on the other
+/// backends) have a first block, then groups from the first 64-byte boundary of memory.
+/// Below it the unaligned groups' fewer registers and instructions win (most of all on
+/// inputs that are all ASCII, whose time is mostly that of the ASCII tests); above it the
+/// cache lines their loads straddle cost more (docs/PERFORMANCE.md, "Per call"). At least
+/// `MEDIUM_GROUP * BLOCK` (a group) and at most `MASKED_BELOW`.
 pub const MEDIUM_UNALIGNED_BELOW: usize = 1536;
 
 /// [`MEDIUM_UNALIGNED_BELOW`] on CPUs whose AVX2 runs on 128-bit units (AMD Zen 1 and
@@ -134,9 +137,9 @@ pub const MEDIUM_UNALIGNED_BELOW_UNITS_128: usize = 1024;
 
 /// On CPUs whose AVX2 runs on 128-bit units, inputs from this many bytes (320) up to
 /// [`MEDIUM_UNALIGNED_BELOW_UNITS_128`] take the groups from the first byte, of
-/// `SMALL_GROUP` blocks, not the short path (`Vector::UNALIGNED_GROUPS_FROM`; elsewhere
-/// [`SHORT_BELOW`]): with the groups that are not ASCII reached by a loop over their bits
-/// (`Vector::BUSY_GROUPS_LOOP`), a message of mostly-ASCII text with a few non-ASCII
+/// `SMALL_GROUP` blocks, not the short path (`Vector::GROUPS_FROM`; on 256-bit units
+/// [`GROUPS_FROM_256`]): with the groups that are not ASCII reached by a loop over their
+/// bits (`Vector::BUSY_GROUPS_LOOP`), a message of mostly-ASCII text with a few non-ASCII
 /// characters checks the groups that have them, not half of its registers or all, and
 /// that saves more than text that is not ASCII pays for the groups' tests; below 320
 /// bytes it does not (docs/PERFORMANCE.md, "AVX2 on 128-bit units: the groups that are not
@@ -159,7 +162,7 @@ pub const GROUPS_FROM_512: usize = 7 * BLOCK;
 /// `MEDIUM_GROUP` blocks after their first block (AVX-512's groups leave the rest one whole
 /// block or more, `arch::generic::schedule::validate_groups`); they take the groups in a
 /// function of their own (`arch::generic::schedule::validate_unaligned`'s: AVX-512's
-/// `Vector::HALVES_FROM` and `ALIGNED_FROM`), longer ones in `validate_aligned`'s. In the
+/// `Vector::GROUPS_FROM` and `ALIGNED_FROM`), longer ones in `validate_aligned`'s. In the
 /// short path's function, inputs of 8-63 bytes were 1.05-1.09x slower; in
 /// `validate_aligned`'s, those of 448-512 bytes 1.10x (docs/PERFORMANCE.md, "AVX-512:
 /// groups of 4 blocks with a branch each from 448 bytes"); with this function for every

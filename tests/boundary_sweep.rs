@@ -40,11 +40,11 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use common::Tier;
 use vutf8::tiers::{
-    ASCII_SKIP_BLOCKS, ASCII_SKIP_BLOCKS_256, BLOCK, GROUPS_FROM_512, GROUPS_FROM_UNITS_128,
-    GROUP_BRANCHES_BELOW_512, LARGE_GROUPS_FROM_512, LOCATE_SCALAR_BELOW, LOOP_GROUP, MASKED_BELOW,
-    MEDIUM_BELOW, MEDIUM_GROUP, MEDIUM_GROUP_512, MEDIUM_LONG_ERROR_TEST, MEDIUM_LONG_FIRST_TEST,
-    MEDIUM_UNALIGNED_BELOW, MEDIUM_UNALIGNED_BELOW_UNITS_128, ONE_GROUP_BELOW_512, REGISTER_128,
-    REGISTER_256, REGISTER_512, SHORT_BELOW, SHORT_HALVES_FROM_256, SMALL_GROUP,
+    ASCII_SKIP_BLOCKS, ASCII_SKIP_BLOCKS_256, BLOCK, GROUPS_FROM_256, GROUPS_FROM_512,
+    GROUPS_FROM_UNITS_128, GROUP_BRANCHES_BELOW_512, LARGE_GROUPS_FROM_512, LOCATE_SCALAR_BELOW,
+    LOOP_GROUP, MASKED_BELOW, MEDIUM_BELOW, MEDIUM_GROUP, MEDIUM_GROUP_512, MEDIUM_LONG_ERROR_TEST,
+    MEDIUM_LONG_FIRST_TEST, MEDIUM_UNALIGNED_BELOW, MEDIUM_UNALIGNED_BELOW_UNITS_128,
+    ONE_GROUP_BELOW_512, REGISTER_128, REGISTER_256, REGISTER_512, SHORT_BELOW, SMALL_GROUP,
     SMALL_GROUPS_BELOW_256, WORD_BELOW,
 };
 use vutf8::{Backend, ErrorKind, Utf8Error, Validator};
@@ -226,17 +226,27 @@ fn max_len() -> usize {
         .max(MAX_SHORT)
 }
 
-/// Where AVX2's short path in halves splits an input of `len` bytes (at a block boundary
-/// near the middle of the blocks after the first; `arch::generic::schedule::halves`).
-fn halves_at(len: usize) -> usize {
-    ((len - 1) / BLOCK).div_ceil(2) * BLOCK
+/// Where the rest of AVX2's groups after the first block (256-bit units,
+/// `arch::generic::schedule::validate_groups`) starts in an input of `len` bytes: after the
+/// first block and as many groups of `SMALL_GROUP` blocks as fit.
+fn after_small_groups(len: usize) -> usize {
+    BLOCK + (len - BLOCK) / SMALL_GROUP_BYTES * SMALL_GROUP_BYTES
 }
 
-/// The tier edges above [`ALL_UP_TO`]: block counts of the short path (where AVX2 starts
-/// to test it in halves, and its last length), the medium path's first length and the
-/// lengths where its number of groups changes (which are also where the main loop of a
-/// long input reaches its first and second group), and AVX2's groups from the first byte
-/// (a group more at each multiple of a group; on 128-bit units their first length, where
+/// A group of `SMALL_GROUP` blocks, in bytes.
+const SMALL_GROUP_BYTES: usize = SMALL_GROUP * BLOCK;
+
+/// A length of AVX2's groups after the first block (256-bit units) that leaves them no
+/// rest: the first block and whole groups.
+const NO_REST_256: usize = BLOCK + (GROUPS_FROM_256 / SMALL_GROUP_BYTES + 1) * SMALL_GROUP_BYTES;
+const _: () = assert!(GROUPS_FROM_256 <= NO_REST_256 && NO_REST_256 + 3 < MEDIUM_UNALIGNED_BELOW);
+
+/// The tier edges above [`ALL_UP_TO`]: block counts of the short path (where AVX2 on
+/// 256-bit units leaves it for its groups after the first block, one of their lengths
+/// with no rest, and the short path's last length), the medium path's first length and
+/// the lengths where its number of groups changes (which are also where the main loop of
+/// a long input reaches its first and second group), and AVX2's unaligned groups (a
+/// group more at each multiple of a group; on 128-bit units their first length, where
 /// they take a second group of `SMALL_GROUP` blocks; their last length, on 256-bit and on
 /// 128-bit units); with `avx512`, [`avx512_edges`] too. Lengths within 3 bytes of each are
 /// swept.
@@ -245,7 +255,8 @@ fn edges(avx512: bool) -> Vec<usize> {
         3 * BLOCK,
         ASCII_SKIP_BLOCKS * BLOCK,
         5 * BLOCK,
-        SHORT_HALVES_FROM_256,
+        GROUPS_FROM_256,
+        NO_REST_256,
         SHORT_BELOW - 1,
         SHORT_BELOW,
         BLOCK + 2 * GROUP,
@@ -673,16 +684,31 @@ fn every_tier_is_swept() {
             len > BLOCK && len < SHORT_BELOW && o > BLOCK
         }),
         (
-            "short path in halves (AVX2), the error in the low half",
+            "AVX2's groups after the first block (256-bit units), their shortest input, \
+             the error in the first block",
+            |len, o| len == GROUPS_FROM_256 && o < BLOCK,
+        ),
+        (
+            "AVX2's groups after the first block (256-bit units), the error in a group",
             |len, o| {
-                (SHORT_HALVES_FROM_256..SHORT_BELOW).contains(&len)
-                    && o >= BLOCK
-                    && o < halves_at(len)
+                (GROUPS_FROM_256..MEDIUM_UNALIGNED_BELOW).contains(&len)
+                    && (BLOCK..after_small_groups(len)).contains(&o)
             },
         ),
         (
-            "short path in halves (AVX2), the error in the high half",
-            |len, o| (SHORT_HALVES_FROM_256..SHORT_BELOW).contains(&len) && o >= halves_at(len),
+            "AVX2's groups after the first block (256-bit units), the error in the rest",
+            |len, o| {
+                (GROUPS_FROM_256..MEDIUM_UNALIGNED_BELOW).contains(&len)
+                    && after_small_groups(len) < len
+                    && o >= after_small_groups(len)
+            },
+        ),
+        (
+            "AVX2's groups after the first block (256-bit units), no rest",
+            |len, _| {
+                (GROUPS_FROM_256..MEDIUM_UNALIGNED_BELOW).contains(&len)
+                    && after_small_groups(len) == len
+            },
         ),
         (
             "groups of `SMALL_GROUP` blocks from the first byte (AVX2 on 128-bit units), past the first",

@@ -182,7 +182,7 @@ fn yes(result: Result<(), usize>) -> bool {
 /// `MEDIUM_BELOW` bytes and more to the main loop (`$long`, out of line); the others it
 /// checks inline (the schedule's `validate` compiled into it), or, where the vector type's
 /// `PATHS_OUT_OF_LINE` says so, jumps to `$small` (one register, the short path),
-/// `$unaligned` (AVX2's short path in halves and groups from the first byte) or
+/// `$unaligned` (AVX2's groups that start where the input does, AVX-512's first groups) or
 /// `$medium`, so that the short path does not pay for the registers the medium path saves,
 /// nor move with its code (see
 /// [`Vector::PATHS_OUT_OF_LINE`](generic::vector::Vector::PATHS_OUT_OF_LINE)). Where
@@ -227,7 +227,7 @@ macro_rules! entry_and_paths {
             // SAFETY: (each path) the caller guarantees the target features; the length as
             // checked.
             unsafe {
-                if len < <$vector as Vector>::HALVES_FROM {
+                if len < <$vector as Vector>::GROUPS_FROM {
                     $small(input)
                 } else if len < <$vector as Vector>::ALIGNED_FROM {
                     $unaligned(input)
@@ -271,8 +271,8 @@ macro_rules! entry_and_paths {
 
         /// One register or the short path of [`
         #[doc = stringify!($entry)]
-        /// `] in a function of its own (inputs shorter than `Vector::HALVES_FROM`, which is
-        /// `SHORT_BELOW` but on AVX2).
+        /// `] in a function of its own (inputs shorter than `Vector::GROUPS_FROM`, which is
+        /// `SHORT_BELOW` but on AVX2 and AVX-512).
         ///
         /// # Safety
         /// The CPU supports this backend's target features; `input.len() < SHORT_BELOW`.
@@ -285,12 +285,11 @@ macro_rules! entry_and_paths {
 
         /// The medium path of [`
         #[doc = stringify!($entry)]
-        /// `] with no aligned head (AVX2's short path in halves and its groups from the
-        /// first byte) in a function of its own (`Vector::HALVES_FROM` to
-        /// `Vector::ALIGNED_FROM - 1` bytes).
+        /// `] with no aligned head (AVX2's groups that start where the input does) in a
+        /// function of its own (`Vector::GROUPS_FROM` to `Vector::ALIGNED_FROM - 1` bytes).
         ///
         /// # Safety
-        /// The CPU supports this backend's target features; `Vector::HALVES_FROM <=
+        /// The CPU supports this backend's target features; `Vector::GROUPS_FROM <=
         /// input.len() < Vector::ALIGNED_FROM`.
         #[inline(never)]
         $(#[target_feature(enable = $feature)])+

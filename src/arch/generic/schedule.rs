@@ -6,7 +6,7 @@
 //! bytes       0     8     16          32          64      513 = SHORT_BELOW  1.5 KiB  16 KiB = MEDIUM_BELOW
 //!             |     |     |           |           |       |                  |        |
 //! 128-bit     word  | packed | short path                 | medium path, aligned      | main loop
-//! AVX2        word  | 128 | two 16 B  | short path (384: in halves) | groups, byte 0 | aligned | main loop
+//! AVX2        word  | 128 | two 16 B  | short path (to 383) | groups after block 0 | aligned | main loop
 //! AVX-512     word  | one masked load -----------| short path (to 447) | groups (to 8 KiB) | medium, aligned
 //!                                                      (groups of 4 blocks; of 8 from 1,664 B)
 //!
@@ -19,8 +19,6 @@
 //!               AVX2: up to 64 bytes, of the first and the last register]
 //!               [register 0] [registers 1.. in between] [last register, overlapping]
 //!               [end-of-input check]
-//!   in halves:  (AVX2 from `SHORT_HALVES_FROM_256`) the others' test in two halves; one
-//!               of them ASCII: only the other half's registers checked
 //! medium path:  (below 16 KiB: every ASCII test first; all ASCII: valid, done;
 //!               AVX-512: first block not ASCII: everything checked in one pass)
 //!   aligned:    [first block where it lies: ASCII test, else checked]
@@ -31,9 +29,10 @@
 //!               block not ASCII: everything checked in one pass;
 //!               else the same tests, all first, and no branch on the whole input;
 //!               then a branch per group on its own test; the groups
-//!               from byte 0 below `MEDIUM_UNALIGNED_BELOW` (AVX2), else as the aligned
-//!               medium path; the rest in registers ending at the end (AVX-512: from
-//!               where the groups end, the last clamped)
+//!               right after the first block below `MEDIUM_UNALIGNED_BELOW` (AVX2 from
+//!               `GROUPS_FROM_256`, 384 bytes; on 128-bit units from the first byte),
+//!               else as the aligned medium path; the rest in registers ending at the end
+//!               (AVX-512: from where the groups end, the last clamped)
 //! main loop:    see super::main_loop
 //! ```
 //!
@@ -46,7 +45,8 @@
 //!
 //! - *One register* for inputs shorter than one ([`validate_partial`]); with AVX2, after
 //!   an ASCII test of two overlapping reads ([`short_ascii`]).
-//! - *Straight through* for inputs of up to 8 blocks (AVX-512: 7): every register
+//! - *Straight through* for inputs of up to 8 blocks (AVX-512: 7; AVX2: 6, on 128-bit
+//!   units 5): every register
 //!   checked, after an ASCII test of the first block and then of the others
 //!   ([`validate_short`]).
 //! - *An ASCII test of every input* with AVX2 (`Vector::SHORT_ASCII_FROM`: from 8 bytes;
@@ -69,8 +69,10 @@
 //! - *A branch per group* on AVX2 (`Vector::GROUP_BRANCHES`, [`validate_groups`]), and on
 //!   AVX-512 from `GROUPS_FROM_512` to `GROUP_BRANCHES_BELOW_512`: no branch on
 //!   the whole input (on mixed text, whether a whole message is ASCII is the coin); below
-//!   `MEDIUM_UNALIGNED_BELOW` (AVX2) the groups start at the first byte, fewer registers
-//!   and instructions where the fixed cost of a call weighs most; either way, a first block
+//!   `MEDIUM_UNALIGNED_BELOW` (AVX2) the groups start where the input does (right after
+//!   the first block, whose test comes first, `Vector::GROUPS_AFTER_FIRST_BLOCK`; on
+//!   128-bit units at the first byte), fewer registers and instructions where the fixed
+//!   cost of a call weighs most; either way, a first block
 //!   that is not ASCII sends the whole input through one pass with no ASCII tests (busy
 //!   text would read each group twice).
 //! - *Loaded predecessors*: the 3 bytes before a register are loaded from memory rather
@@ -120,7 +122,7 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
     // SAFETY: (every path) the caller guarantees the instruction set; the length as
     // checked.
     unsafe {
-        if len < V::HALVES_FROM {
+        if len < V::GROUPS_FROM {
             validate_small::<V>(input)
         } else if len < V::ALIGNED_FROM {
             validate_unaligned::<V>(input)
@@ -169,7 +171,7 @@ pub(crate) unsafe fn ascii_first<V: Vector, const WORDS: bool, R>(
     }
 }
 
-/// [`validate`] for inputs shorter than `V::HALVES_FROM` (`SHORT_BELOW` but on AVX2 and
+/// [`validate`] for inputs shorter than `V::GROUPS_FROM` (`SHORT_BELOW` but on AVX2 and
 /// AVX-512): one register (of `V::Narrow` where the input is shorter than one of those) or
 /// the short path. In a function of its own on the backends with
 /// `Vector::PATHS_OUT_OF_LINE`, so that the medium path's code does not move it about
@@ -187,7 +189,7 @@ pub(crate) unsafe fn validate_small<V: Vector>(input: &[u8]) -> Result<(), usize
     // contract of `Vector::Narrow`); the length as checked.
     unsafe {
         if input.len() >= V::BYTES {
-            validate_short::<V, false>(input)
+            validate_short::<V>(input)
         } else if input.len() >= V::SHORT_ASCII_FROM && short_ascii::<V>(input) {
             Ok(())
         } else if V::Narrow::BYTES < V::BYTES && input.len() < V::Narrow::BYTES {
@@ -198,47 +200,38 @@ pub(crate) unsafe fn validate_small<V: Vector>(input: &[u8]) -> Result<(), usize
     }
 }
 
-/// [`validate`] for inputs of `V::HALVES_FROM` to `V::ALIGNED_FROM - 1` bytes: (AVX2) the
-/// short path in halves below `V::UNALIGNED_GROUPS_FROM` ([`validate_short`]; `SHORT_BELOW`,
-/// but none on 128-bit units), then the groups from the first byte ([`validate_groups`],
-/// of `SMALL_GROUP` blocks where `V::SMALL_GROUPS_BELOW` says, else `MEDIUM_GROUP`);
-/// (AVX-512, from `GROUPS_FROM_512`) the groups of
-/// [`validate_aligned`] for the inputs that have one group (a first block and the groups
-/// from the first 64-byte boundary: this function's name says where AVX2's groups start).
-/// In a function of its own on the backends with `Vector::PATHS_OUT_OF_LINE`, so that the
-/// shorter inputs' function tests no length for the halves (AVX2), and holds no more code
+/// [`validate`] for inputs of `V::GROUPS_FROM` to `V::ALIGNED_FROM - 1` bytes: (AVX2) the
+/// groups that start where the input does ([`validate_groups`], of `SMALL_GROUP` blocks
+/// where `V::SMALL_GROUPS_BELOW` says, else `MEDIUM_GROUP`); (AVX-512, from
+/// `GROUPS_FROM_512`) the groups of [`validate_aligned`] for the inputs that have one group
+/// (a first block and the groups from the first 64-byte boundary: this function's name
+/// says where AVX2's groups start). In a function of its own on the backends with
+/// `Vector::PATHS_OUT_OF_LINE`, so that the shorter inputs' function holds no more code
 /// than the short path's (AVX-512: `crate::tiers::ONE_GROUP_BELOW_512` says what each
-/// other place cost). On the backends whose `HALVES_FROM` and `ALIGNED_FROM`
-/// are `SHORT_BELOW` no input reaches it; it then takes the aligned path, which is right
-/// for every length from `SHORT_BELOW` on.
+/// other place cost). On the backends whose `GROUPS_FROM` and `ALIGNED_FROM` are
+/// `SHORT_BELOW` no input reaches it; it then takes the aligned path, which is right for
+/// every length from `SHORT_BELOW` on.
 ///
 /// # Safety
-/// As for [`validate`]; `V::HALVES_FROM <= input.len() < V::ALIGNED_FROM`.
+/// As for [`validate`]; `V::GROUPS_FROM <= input.len() < V::ALIGNED_FROM`.
 #[inline(always)]
 pub(crate) unsafe fn validate_unaligned<V: Vector>(input: &[u8]) -> Result<(), usize> {
-    // Only the groups of `validate_groups` start at the first byte, and they test every
+    // Only the groups of `validate_groups` start where the input does, and they test every
     // group's bit in one mask; AVX-512's groups here are those of `validate_aligned`,
     // whose first group, with the whole block it leaves to the rest, fits in every input
-    // from `HALVES_FROM` on.
+    // from `GROUPS_FROM` on.
     const { assert!(V::ALIGNED_FROM == SHORT_BELOW || V::GROUP_BRANCHES || V::BYTES == REGISTER_512) };
     const { assert!(V::ALIGNED_FROM <= MASKED_BELOW) };
-    const { assert!(3 * BLOCK < V::HALVES_FROM && V::HALVES_FROM <= SHORT_BELOW) };
-    const { assert!(V::BYTES != REGISTER_512 || (2 + MEDIUM_GROUP) * BLOCK <= V::HALVES_FROM) };
-    const {
-        assert!(
-            V::HALVES_FROM <= V::UNALIGNED_GROUPS_FROM && V::UNALIGNED_GROUPS_FROM <= SHORT_BELOW
-        );
-        // Every input of the groups of `SMALL_GROUP` blocks from the first byte is shorter
-        // than `SMALL_GROUPS_BELOW`.
-        assert!(V::SMALL_GROUPS_BELOW == 0 || V::ALIGNED_FROM <= V::SMALL_GROUPS_BELOW);
-    };
-    debug_assert!((V::HALVES_FROM..V::ALIGNED_FROM).contains(&input.len()));
+    const { assert!(3 * BLOCK < V::GROUPS_FROM && V::GROUPS_FROM <= SHORT_BELOW) };
+    const { assert!(V::BYTES != REGISTER_512 || (2 + MEDIUM_GROUP) * BLOCK <= V::GROUPS_FROM) };
+    // Every input of the unaligned groups of `SMALL_GROUP` blocks is shorter than
+    // `SMALL_GROUPS_BELOW`.
+    const { assert!(V::SMALL_GROUPS_BELOW == 0 || V::ALIGNED_FROM <= V::SMALL_GROUPS_BELOW) };
+    debug_assert!((V::GROUPS_FROM..V::ALIGNED_FROM).contains(&input.len()));
     // SAFETY: the caller guarantees the instruction set; the length as checked.
     unsafe {
         if V::BYTES == REGISTER_512 {
             validate_groups::<V, MEDIUM_GROUP, true>(input)
-        } else if input.len() < V::UNALIGNED_GROUPS_FROM {
-            validate_short::<V, true>(input)
         } else if V::GROUP_BRANCHES && V::SMALL_GROUPS_BELOW != 0 {
             validate_groups::<V, SMALL_GROUP, false>(input)
         } else if V::GROUP_BRANCHES {
@@ -283,9 +276,9 @@ pub(crate) unsafe fn validate_aligned<V: Vector>(input: &[u8]) -> Result<(), usi
     }
 }
 
-/// Inputs of `V::BYTES` to `SHORT_BELOW - 1` bytes (AVX-512: to `GROUPS_FROM_512 - 1`,
-/// 447), with no per-block ASCII or error tests, which for a few blocks cost more than they
-/// save.
+/// Inputs of `V::BYTES` to `V::GROUPS_FROM - 1` bytes (`SHORT_BELOW - 1`; AVX-512: 447,
+/// AVX2: 383, on 128-bit units 319), with no per-block ASCII or error tests, which for a
+/// few blocks cost more than they save.
 ///
 /// 1. Above one block, if the first block is ASCII, one OR-reduction of the others (the
 ///    last one ending at the end, overlapping the one before it) lets ASCII through before
@@ -308,17 +301,10 @@ pub(crate) unsafe fn validate_aligned<V: Vector>(input: &[u8]) -> Result<(), usi
 ///    predecessor and its first 3 bytes' error bits cleared (the first register has
 ///    checked them), and an input of one register has no other.
 ///
-/// With `HALVES` (AVX2 from `tiers::SHORT_HALVES_FROM_256`), the others are OR-reduced
-/// in two halves, split at a block boundary near the middle; where the input is not ASCII
-/// but one half is, only the registers of the other half are checked (the one ending where
-/// the ASCII half starts must not leave a sequence open). An English HTML message of
-/// 384-512 bytes with a few non-ASCII characters mostly has them in one half.
-///
 /// # Safety
-/// As for [`validate`]; `V::BYTES <= input.len() < SHORT_BELOW`; with `HALVES`,
-/// `3 * BLOCK < input.len()`.
+/// As for [`validate`]; `V::BYTES <= input.len() < SHORT_BELOW`.
 #[inline(always)]
-unsafe fn validate_short<V: Vector, const HALVES: bool>(input: &[u8]) -> Result<(), usize> {
+unsafe fn validate_short<V: Vector>(input: &[u8]) -> Result<(), usize> {
     let len = input.len();
     let ptr = input.as_ptr();
     if len <= BLOCK {
@@ -329,26 +315,17 @@ unsafe fn validate_short<V: Vector, const HALVES: bool>(input: &[u8]) -> Result<
     } else {
         // SAFETY: the caller guarantees the instruction set; BLOCK < len, so the first
         // block, the whole blocks after it and the last block lie inside `input`.
-        if HALVES {
-            debug_assert!(3 * BLOCK < len);
-            // SAFETY: as above.
-            if let Some(answer) = unsafe { halves::<V>(input) } {
-                return answer;
-            }
-        } else {
-            // SAFETY: as above.
-            let ascii = unsafe {
-                or_block::<V>(ptr).is_ascii() && {
-                    let mut any = or_block::<V>(ptr.add(len - BLOCK));
-                    for b in 1..(len - 1) / BLOCK {
-                        any = any.or(or_block::<V>(ptr.add(b * BLOCK)));
-                    }
-                    any.is_ascii()
+        let ascii = unsafe {
+            or_block::<V>(ptr).is_ascii() && {
+                let mut any = or_block::<V>(ptr.add(len - BLOCK));
+                for b in 1..(len - 1) / BLOCK {
+                    any = any.or(or_block::<V>(ptr.add(b * BLOCK)));
                 }
-            };
-            if ascii {
-                return Ok(());
+                any.is_ascii()
             }
+        };
+        if ascii {
+            return Ok(());
         }
     }
     // SAFETY: the caller guarantees the instruction set; the whole registers from the
@@ -379,53 +356,6 @@ unsafe fn validate_short<V: Vector, const HALVES: bool>(input: &[u8]) -> Result<
         error = error.or(t.check(last, zero).and(mask));
     }
     verdict(error)
-}
-
-/// The ASCII tests of [`validate_short`] with `HALVES`: the answer where the input is ASCII
-/// or one of the halves after its first block is, `None` where the whole input must be
-/// checked (its first block, or both halves, not ASCII).
-///
-/// # Safety
-/// As for [`validate`]; `3 * BLOCK < input.len() < SHORT_BELOW`.
-#[inline(always)]
-unsafe fn halves<V: Vector>(input: &[u8]) -> Option<Result<(), usize>> {
-    let len = input.len();
-    let ptr = input.as_ptr();
-    // The whole blocks after the first, then the last block ending at the end; the low
-    // half is blocks 1 to `split - 1`, the high half the rest (2 <= split < blocks).
-    let blocks = (len - 1) / BLOCK;
-    let split = blocks.div_ceil(2);
-    let at = split * BLOCK;
-    // SAFETY: (every block and register read) the caller guarantees the instruction set;
-    // every block lies inside `input` (BLOCK < at < len - BLOCK + 1); every register
-    // checked with the 3 bytes before it starts at `at` (>= 2 * BLOCK) or later, or is one
-    // of `check_start`'s after its first (from V::BYTES on), and ends by `len`.
-    unsafe {
-        if !or_block::<V>(ptr).is_ascii() {
-            return None;
-        }
-        let low = or_blocks::<V>(ptr.add(BLOCK), split - 1);
-        let high =
-            or_block::<V>(ptr.add(len - BLOCK)).or(or_blocks::<V>(ptr.add(at), blocks - split));
-        if low.or(high).is_ascii() {
-            return Some(Ok(()));
-        }
-        let t = Tables::<V>::new();
-        if low.is_ascii() {
-            // Everything before `at` is ASCII: the registers from there, the last ending
-            // at the end.
-            let last = V::load_unaligned(ptr.add(len - V::BYTES));
-            let error = check_to_end(&t, ptr, at / V::BYTES, len, t.incomplete(last));
-            Some(verdict(error))
-        } else if high.is_ascii() {
-            // Everything from `at` on is ASCII: the registers before it, the last of which
-            // must not leave a sequence open.
-            let error = check_start(&t, ptr, at / V::BYTES).or(open_at_end(&t, ptr, at, true));
-            Some(verdict(error))
-        } else {
-            None
-        }
-    }
 }
 
 /// Inputs of `SHORT_BELOW` to `MEDIUM_BELOW - 1` bytes on the backends without
@@ -572,13 +502,18 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
     verdict(error.or(unsafe { open_at_end(&t, ptr, len, true) })).map_err(|_| clean_to)
 }
 
-/// Inputs of `Vector::UNALIGNED_GROUPS_FROM` (`SHORT_BELOW`; on 128-bit units
+/// Inputs of `Vector::GROUPS_FROM` (`GROUPS_FROM_256`; on 128-bit units
 /// `GROUPS_FROM_UNITS_128`) to `MASKED_BELOW - 1` bytes on the backends with
 /// `Vector::GROUP_BRANCHES` (AVX2), and AVX-512's of `GROUPS_FROM_512` to
 /// `GROUP_BRANCHES_BELOW_512 - 1` bytes, in groups of `G` = `MEDIUM_GROUP` blocks (AVX-512
 /// from `LARGE_GROUPS_FROM_512`: `MEDIUM_GROUP_512`; AVX2 below `Vector::SMALL_GROUPS_BELOW`:
-/// `SMALL_GROUP`): from the first byte below
-/// `Vector::ALIGNED_FROM` (`ALIGNED` false; AVX2 only); else a first block and the groups
+/// `SMALL_GROUP`): below `Vector::ALIGNED_FROM` (`ALIGNED` false; AVX2 only) where the input
+/// starts, right after the first block with `Vector::GROUPS_AFTER_FIRST_BLOCK` (AVX2 on
+/// 256-bit units: the first block, tested first anyway, is read once, the first group
+/// needs no check with no bytes before it, and a length one block past a whole number of
+/// groups leaves no rest; every kind of text measured was faster, English HTML at 576-768 B
+/// by 3-7 %: docs/PERFORMANCE.md, "AVX2: the groups right after the first block"), else
+/// at the first byte; from `ALIGNED_FROM`, a first block and the groups
 /// from the first 64-byte boundary, as in [`validate_medium`]. Then the rest: in the registers that end at the end of the input,
 /// except AVX-512's from the first 64-byte boundary, in registers from where the groups
 /// end, the last clamped to end at the end (counted from the end, each of its 64-byte loads
@@ -590,7 +525,7 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
 /// with no ASCII test (aligned or not: from the first byte too, busy text read each group
 /// twice, 10-12 % on Russian and Chinese at 0.5-1.5 KiB on a Zen 4, docs/PERFORMANCE.md,
 /// "A Zen 4"). Otherwise every ASCII test comes first, with no branch: the first block's
-/// (where `ALIGNED`), one bit per group into `busy`, the rest's.
+/// (unless the groups start at the first byte), one bit per group into `busy`, the rest's.
 /// Then **no branch on the whole input**: whether a message of mixed text is all ASCII is a
 /// coin the predictor cannot call (half of English HTML's 2 KiB messages are, and two in
 /// three or more below 1 KiB), and each wrong guess costs more than the branch saves, even
@@ -605,16 +540,17 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
 /// there are.
 ///
 /// # Safety
-/// As for [`validate`]; `V::UNALIGNED_GROUPS_FROM <= input.len() < MASKED_BELOW` and
+/// As for [`validate`]; `V::GROUPS_FROM <= input.len() < MASKED_BELOW` and
 /// `(1 + G) * BLOCK <= input.len()` (AVX-512: `(2 + G) * BLOCK`); where not `ALIGNED`,
 /// `input.len() < V::ALIGNED_FROM`.
 #[inline(always)]
 unsafe fn validate_groups<V: Vector, const G: usize, const ALIGNED: bool>(
     input: &[u8],
 ) -> Result<(), usize> {
-    // With at least one group (from the first byte: every input of the path has one), the
-    // rest's registers start 3 bytes in or more (below), and every group's bit fits in
-    // `busy`, one mask of `MEDIUM_MASK_GROUPS` bits (as in `validate_medium`).
+    // With at least one group (where the input starts: every input of the path has one,
+    // after its first block too), the rest's registers start 3 bytes in or more (below),
+    // and every group's bit fits in `busy`, one mask of `MEDIUM_MASK_GROUPS` bits (as in
+    // `validate_medium`).
     // (Groups of `SMALL_GROUP` blocks only below `V::SMALL_GROUPS_BELOW`.)
     const {
         let below = if G == SMALL_GROUP {
@@ -622,23 +558,28 @@ unsafe fn validate_groups<V: Vector, const G: usize, const ALIGNED: bool>(
         } else {
             MASKED_BELOW
         };
-        assert!(ALIGNED || V::UNALIGNED_GROUPS_FROM >= (1 + G) * BLOCK);
+        assert!(ALIGNED || V::GROUPS_FROM >= (1 + G) * BLOCK);
         assert!(below / (G * BLOCK) <= MEDIUM_MASK_GROUPS && MEDIUM_MASK_GROUPS <= 64);
     };
     let len = input.len();
     let ptr = input.as_ptr();
     debug_assert!(len < MASKED_BELOW && (1 + G) * BLOCK <= len);
     debug_assert!(V::BYTES != REGISTER_512 || (2 + G) * BLOCK <= len);
-    debug_assert!(V::UNALIGNED_GROUPS_FROM <= len);
+    debug_assert!(V::GROUPS_FROM <= len);
     debug_assert!(ALIGNED || len < V::ALIGNED_FROM);
     // SAFETY: the caller guarantees the instruction set; len > BLOCK >= V::BYTES.
     let (t, zero) = unsafe { (Tables::<V>::new(), V::splat(0)) };
+    // Whether the groups start at the first byte (AVX2 on 128-bit units, below
+    // `ALIGNED_FROM`); else after a first block, tested on its own.
+    let at_first_byte = !ALIGNED && !V::GROUPS_AFTER_FIRST_BLOCK;
     // As in `validate_medium`: the number of groups and of the rest's registers depends
     // on the length only (`head` = 3 where `ALIGNED`).
     let (head, min_head) = if ALIGNED {
         (aligned_head(ptr), 3)
-    } else {
+    } else if at_first_byte {
         (0, 0)
+    } else {
+        (BLOCK, BLOCK)
     };
     // AVX-512's groups leave the rest one whole block or more (fewer than `G + 2`), under
     // one ASCII test, where a rest of a few bytes was a register and a branch more: with
@@ -648,7 +589,7 @@ unsafe fn validate_groups<V: Vector, const G: usize, const ALIGNED: bool>(
     let groups = if ALIGNED && V::BYTES == REGISTER_512 {
         (len - 2 * BLOCK) / (G * BLOCK)
     } else {
-        (len - if ALIGNED { BLOCK } else { 0 }) / (G * BLOCK)
+        (len - if at_first_byte { 0 } else { BLOCK }) / (G * BLOCK)
     };
     debug_assert!((1..=MEDIUM_MASK_GROUPS).contains(&groups));
     let rest = (len - min_head - groups * G * BLOCK).div_ceil(V::BYTES);
@@ -673,18 +614,18 @@ unsafe fn validate_groups<V: Vector, const G: usize, const ALIGNED: bool>(
         // A first block that is not ASCII says the text is busy: one pass ([`check_busy`]):
         // the first block and the groups from `head`, or (from the first byte) the first
         // group as the start and the others after it.
-        let cover = if ALIGNED {
-            Cover {
-                start_blocks: 1,
-                head,
-                groups,
-                rest,
-            }
-        } else {
+        let cover = if at_first_byte {
             Cover {
                 start_blocks: G,
                 head: G * BLOCK,
                 groups: groups - 1,
+                rest,
+            }
+        } else {
+            Cover {
+                start_blocks: 1,
+                head,
+                groups,
                 rest,
             }
         };
@@ -739,12 +680,12 @@ unsafe fn validate_groups<V: Vector, const G: usize, const ALIGNED: bool>(
             rest_ascii
         }
     };
-    // The start of the input, whose first register has no bytes before it: where
-    // `ALIGNED`, the first block, ASCII (tested above); else the first group, checked here
-    // where it is not ASCII (and left out by the steps below).
-    let first_group = usize::from(!ALIGNED);
+    // The start of the input, whose first register has no bytes before it: the first
+    // block, ASCII (tested above); or, where the groups start at the first byte, the first
+    // group, checked here where it is not ASCII (and left out by the steps below).
+    let first_group = usize::from(at_first_byte);
     let mut error = zero;
-    if !ALIGNED && busy & 1 != 0 {
+    if at_first_byte && busy & 1 != 0 {
         // SAFETY: G * BLOCK <= len (1 <= groups).
         error = unsafe {
             check_start(&t, ptr, G * BLOCK / V::BYTES).or(open_at_end(

@@ -51,31 +51,33 @@ pub(crate) trait Vector: Copy {
     const ASCII_SKIP_BLOCKS: usize = crate::tiers::ASCII_SKIP_BLOCKS;
 
     /// Inputs shorter than this take the paths with no 64-byte aligned head: one register,
-    /// the short path, and from `SHORT_BELOW` (AVX2 only) the medium path's groups from the
-    /// first byte; longer ones the medium path from the first 64-byte boundary (see
-    /// `crate::tiers`). Where [`Self::PATHS_OUT_OF_LINE`], the two are functions of their
+    /// the short path, and from [`Self::GROUPS_FROM`] (AVX2 only) the groups that start
+    /// where the input does; longer ones the medium path from the first 64-byte boundary
+    /// (see `crate::tiers`). Where [`Self::PATHS_OUT_OF_LINE`], the two are functions of their
     /// own. (AVX-512's is where its inputs with one group end: `schedule::validate_unaligned`
     /// takes those, in its function.)
     const ALIGNED_FROM: usize = crate::tiers::SHORT_BELOW;
 
-    /// Inputs from this up to `SHORT_BELOW - 1` bytes take the short path with its ASCII
-    /// test in two halves (`schedule::validate_short`), in the function of the paths with
-    /// no aligned head where [`Self::PATHS_OUT_OF_LINE`], so that shorter inputs run no
-    /// test of their length for it; `SHORT_BELOW` (none) by default, AVX2's
-    /// `tiers::SHORT_HALVES_FROM_256`. Measured per backend (docs/PERFORMANCE.md, "Per
-    /// call"). Where the short path ends before that function's first length (AVX-512:
-    /// `tiers::GROUPS_FROM_512`; AVX2 on 128-bit units: `tiers::GROUPS_FROM_UNITS_128`),
-    /// [`Self::UNALIGNED_GROUPS_FROM`]: `schedule::validate_unaligned` then takes only
-    /// groups.
-    const HALVES_FROM: usize = crate::tiers::SHORT_BELOW;
+    /// Where the short path ends and the groups begin: inputs from this up to
+    /// [`Self::ALIGNED_FROM`]` - 1` bytes take `schedule::validate_unaligned` (in a
+    /// function of its own where [`Self::PATHS_OUT_OF_LINE`], so that shorter inputs run no
+    /// test of their length for it): AVX2's groups that start where the input does
+    /// (`tiers::GROUPS_FROM_256`; on 128-bit units `tiers::GROUPS_FROM_UNITS_128`),
+    /// AVX-512's first groups (`tiers::GROUPS_FROM_512`). `SHORT_BELOW` by default, where
+    /// it is also `ALIGNED_FROM`: no input takes that function. Measured per backend
+    /// (docs/PERFORMANCE.md, "Per call").
+    const GROUPS_FROM: usize = crate::tiers::SHORT_BELOW;
 
-    /// From this length, the inputs of `schedule::validate_unaligned` below
-    /// [`Self::ALIGNED_FROM`] take the groups from the first byte
-    /// ([`Self::GROUP_BRANCHES`]; AVX-512 its first groups), below it the short path in
-    /// halves. `SHORT_BELOW` by default; AVX2 on 128-bit units
-    /// `tiers::GROUPS_FROM_UNITS_128`, AVX-512 `tiers::GROUPS_FROM_512` (each its
-    /// [`Self::HALVES_FROM`]: no halves).
-    const UNALIGNED_GROUPS_FROM: usize = crate::tiers::SHORT_BELOW;
+    /// Whether the groups below [`Self::ALIGNED_FROM`] (`schedule::validate_groups`) start
+    /// right after the first block, whose ASCII test comes first anyway, rather than at the
+    /// first byte: the first block is then read once, the first group needs no check of
+    /// its own with no bytes before it, and an input whose length is one block past a whole
+    /// number of groups has no rest. `false` by default; AVX2 on 256-bit units `true`,
+    /// where every kind of text measured was faster with it on an AMD Zen 3
+    /// (docs/PERFORMANCE.md, "AVX2: the groups right after the first block"); AVX2 on
+    /// 128-bit units (Zen 1), where it was not measured, keeps the groups from the first
+    /// byte.
+    const GROUPS_AFTER_FIRST_BLOCK: bool = false;
 
     /// Whether a backend's entries (`validate`, `is_valid`) jump to a function of its own
     /// for each path (short, medium, main loop) rather than hold the short and medium paths
@@ -96,7 +98,7 @@ pub(crate) trait Vector: Copy {
     /// `tiers::SHORT_ASCII_FROM_256`, on 128-bit units `tiers::SHORT_ASCII_FROM_UNITS_128`.
     const SHORT_ASCII_FROM: usize = crate::tiers::SHORT_ASCII_FROM;
 
-    /// Below this, the groups with a branch each (`GROUP_BRANCHES`), from the first byte
+    /// Below this, the groups with a branch each (`GROUP_BRANCHES`), where the input starts
     /// (`schedule::validate_unaligned`) and from the first 64-byte boundary
     /// (`schedule::validate_aligned`, from `ALIGNED_FROM`), have `tiers::SMALL_GROUP`
     /// blocks instead of `MEDIUM_GROUP`. 0 (none) by default; AVX2
@@ -110,11 +112,12 @@ pub(crate) trait Vector: Copy {
     const BUSY_ERROR_TEST: usize = 0;
 
     /// Whether the medium path below `MASKED_BELOW` branches on each group's ASCII test
-    /// with no test of the whole input first, the groups starting at the first byte below
-    /// [`Self::ALIGNED_FROM`] (`schedule::validate_groups`); else the whole input's ASCII
-    /// test comes first (`schedule::validate_medium`). Measured per backend: on AVX2 it
-    /// made messages of mixed text 8-10 % faster, on AVX-512 it made those of ASCII text
-    /// 10 % slower (docs/PERFORMANCE.md, "Per call"). `false` by default. (AVX-512 takes
+    /// with no test of the whole input first, the groups starting where the input does
+    /// below [`Self::ALIGNED_FROM`] ([`Self::GROUPS_AFTER_FIRST_BLOCK`];
+    /// `schedule::validate_groups`); else the whole input's ASCII test comes first
+    /// (`schedule::validate_medium`). Measured per backend: on AVX2 it made messages of
+    /// mixed text 8-10 % faster, on AVX-512 it made those of ASCII text 10 % slower
+    /// (docs/PERFORMANCE.md, "Per call"). `false` by default. (AVX-512 takes
     /// the same groups, with its aligned rest, from `tiers::GROUPS_FROM_512` to
     /// `tiers::GROUP_BRANCHES_BELOW_512` only.)
     const GROUP_BRANCHES: bool = false;

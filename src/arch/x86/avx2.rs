@@ -18,11 +18,11 @@
 //! 1 and Zen+, and Hygon's Dhyana), where a register's full check costs twice as much and
 //! an ASCII test that saves one pays more often than it costs. The vector type's
 //! `UNITS_128` parameter chooses the schedule (its size tiers in [`Vector`]: the ASCII test
-//! of inputs up to one block from 16 bytes instead of 8; the groups from the first byte from 320 bytes
-//! instead of the short path's halves; the aligned medium path from 1 KiB instead of 1.5
-//! KiB; a busy input's error tested every 512 bytes). Both have groups of 2 blocks below 8
-//! KiB, those that are not ASCII reached by a loop over their bits. The backend of the
-//! CPUs with 128-bit units is
+//! of inputs up to one block from 16 bytes instead of 8; the groups from 320 bytes and from
+//! the first byte instead of from 384 bytes and right after the first block; the aligned
+//! medium path from 1 KiB instead of 1.5 KiB; a busy input's error tested every 512
+//! bytes). Both have groups of 2 blocks below 8 KiB, those that are not ASCII reached by a
+//! loop over their bits. The backend of the CPUs with 128-bit units is
 //! `super::avx2units128`, chosen by [`super::has_128_bit_units`]. The tests run both on
 //! every AVX2 CPU.
 
@@ -88,16 +88,12 @@ impl<const UNITS_128: bool> Vector for Avx2Vector<UNITS_128> {
     } else {
         crate::tiers::MEDIUM_UNALIGNED_BELOW
     };
-    const HALVES_FROM: usize = if UNITS_128 {
+    const GROUPS_FROM: usize = if UNITS_128 {
         crate::tiers::GROUPS_FROM_UNITS_128
     } else {
-        crate::tiers::SHORT_HALVES_FROM_256
+        crate::tiers::GROUPS_FROM_256
     };
-    const UNALIGNED_GROUPS_FROM: usize = if UNITS_128 {
-        crate::tiers::GROUPS_FROM_UNITS_128
-    } else {
-        crate::tiers::SHORT_BELOW
-    };
+    const GROUPS_AFTER_FIRST_BLOCK: bool = !UNITS_128;
     const GROUP_BRANCHES: bool = true;
     const BUSY_GROUPS_LOOP: bool = true;
     const ASCII_SKIP_BLOCKS: usize = crate::tiers::ASCII_SKIP_BLOCKS_256;

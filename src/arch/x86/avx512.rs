@@ -94,8 +94,7 @@ impl<const VBMI: bool> Vector for Avx512Vector<VBMI> {
     // The short path ends at `GROUPS_FROM_512`; the inputs with one group take the groups
     // in the function of `schedule::validate_unaligned`, longer ones in `validate_aligned`'s
     // (see `crate::tiers::ONE_GROUP_BELOW_512`).
-    const HALVES_FROM: usize = crate::tiers::GROUPS_FROM_512;
-    const UNALIGNED_GROUPS_FROM: usize = crate::tiers::GROUPS_FROM_512;
+    const GROUPS_FROM: usize = crate::tiers::GROUPS_FROM_512;
     const ALIGNED_FROM: usize = crate::tiers::ONE_GROUP_BELOW_512;
     // Each path in a function of its own, so that the short path's timing does not move
     // with the medium path's code (`Vector::PATHS_OUT_OF_LINE`).
