@@ -511,8 +511,9 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
 /// starts, right after the first block with `Vector::GROUPS_AFTER_FIRST_BLOCK` (AVX2 on
 /// 256-bit units: the first block, tested first anyway, is read once, the first group
 /// needs no check with no bytes before it, and a length one block past a whole number of
-/// groups leaves no rest; every kind of text measured was faster, English HTML at 576-768 B
-/// by 3-7 %: docs/PERFORMANCE.md, "AVX2: the groups right after the first block"), else
+/// groups leaves no rest; in its own A/B on an AMD Zen 3 every kind of text measured was
+/// faster, English HTML at the whole numbers of blocks 576-768 B by 3-8 %:
+/// docs/PERFORMANCE.md, "AVX2: the groups right after the first block"), else
 /// at the first byte; from `ALIGNED_FROM`, a first block and the groups
 /// from the first 64-byte boundary, as in [`validate_medium`]. Then the rest: in the registers that end at the end of the input,
 /// except AVX-512's from the first 64-byte boundary, in registers from where the groups
