@@ -104,7 +104,8 @@ pub const GROUPS_FROM_256: usize = 6 * BLOCK;
 /// only (and one ASCII test per group): on text seen once it is faster than the main loop
 /// at every size measured, but the main loop's per-block ASCII tests win where a branch
 /// predictor has learnt a long text validated again and again, on AVX2 by up to 2x on text
-/// with a little non-ASCII here and there (docs/PERFORMANCE.md, "Per call").
+/// with a little non-ASCII here and there (docs/PERFORMANCE.md, "Per call"; measured with
+/// a branch per block in the main loop, before AVX2's groups by a mask, `DENSE_AFTER` too).
 pub const MEDIUM_BELOW: usize = 16 << 10;
 
 /// [`MEDIUM_BELOW`] on AVX-512: no limit, the main loop is never used there (its full

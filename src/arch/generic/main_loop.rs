@@ -1,7 +1,8 @@
 //! The main loop: long inputs on the 128- and 256-bit backends (from `MEDIUM_BELOW`, 16
-//! KiB; AVX-512 never gets here, [`crate::tiers`]). Its per-block ASCII tests pay where the
-//! branch predictor has learnt a long text validated again and again, and its prefetches
-//! where the text comes from memory.
+//! KiB; AVX-512 never gets here, [`crate::tiers`]). Its per-block ASCII tests let ASCII
+//! through at a fraction of a check's cost; on AVX2 (256-bit units) they go into a mask
+//! first, so that text seen once (where the predictor cannot know which block is ASCII)
+//! pays no guess per block; its prefetches pay where the text comes from memory.
 //!
 //! ```text
 //! [first block where it lies: ASCII test, or a check with registers shifted]
@@ -26,7 +27,9 @@
 //!   the table lookups ([`State::block`]).
 //! - *Groups*: the error accumulator is tested once per group of `LOOP_GROUP` blocks; a
 //!   group tests each block for ASCII only if its first block, or a block of the group
-//!   before, was ASCII ([`State::group`]); after a group that was all ASCII, ASCII is
+//!   before, was ASCII ([`State::group`]): with a branch per block, or (AVX2 on 256-bit
+//!   units, `Vector::MAIN_LOOP_BITS`) every test first into a mask and a loop over the
+//!   blocks that are not ASCII ([`State::group_by_mask`]); after a group that was all ASCII, ASCII is
 //!   skipped `V::ASCII_SKIP_BLOCKS` blocks at a time ([`skip_ascii`]), and those groups and
 //!   skips ask for the bytes `PREFETCH_AHEAD` ahead.
 //! - *Far into a long input* (from `DENSE_AFTER`): after `BUSY_GROUPS` busy groups in a
@@ -47,6 +50,34 @@ use crate::arch::generic::vector::Vector;
 use crate::tiers::{
     BLOCK, BUSY_BLOCKS, BUSY_GROUPS, DENSE_AFTER, DENSE_GROUPS, LOOP_GROUP, PREFETCH_AHEAD,
 };
+
+/// A register of zeros for any backend, read by [`State::group_by_mask`] in place of the
+/// register at the end of a block that is followed by one that is not ASCII (zeros leave
+/// no sequence open).
+#[repr(align(64))]
+struct Zeros([u8; 64]);
+static ZEROS: Zeros = Zeros([0; 64]);
+
+/// `p`, which the compiler can no longer tell apart from any other address: a load from
+/// [`ZEROS`] chosen by a select is then neither folded (to zeros) nor the select turned into
+/// a branch, which would be a guess per block again.
+#[inline(always)]
+fn opaque(mut p: *const u8) -> *const u8 {
+    #[cfg(target_arch = "x86_64")]
+    #[allow(
+        clippy::pointers_in_nomem_asm_block,
+        reason = "the template is empty: it reads nothing through `p`"
+    )]
+    // SAFETY: an empty template: no instruction runs, and `p` is left as it is.
+    unsafe {
+        core::arch::asm!("/* {0} */", inout(reg) p, options(pure, nomem, nostack, preserves_flags));
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        p = core::hint::black_box(p);
+    }
+    p
+}
 
 /// The running state between blocks.
 struct State<V> {
@@ -149,13 +180,22 @@ impl<V: Vector> State<V> {
         let may_test = !FAR || self.dense_left == 0;
         // SAFETY: the first block lies in the group, within the caller's guarantee.
         if may_test && (self.saw_ascii || unsafe { all_ascii::<V>(ptr, 1) }) {
-            self.saw_ascii = false;
-            self.ascii_group = true;
-            self.busy_blocks = 0;
             prefetch_blocks::<V>(ptr.wrapping_add(PREFETCH_AHEAD), LOOP_GROUP);
-            for k in 0..LOOP_GROUP {
-                // SAFETY: block k and the 3 bytes before it lie in the caller's guarantee.
-                unsafe { self.block::<true, true>(t, ptr.add(k * BLOCK)) };
+            if V::MAIN_LOOP_BITS {
+                // SAFETY: the caller's guarantee.
+                let busy = unsafe { self.group_by_mask(t, ptr) };
+                self.saw_ascii = busy != (1 << LOOP_GROUP) - 1;
+                self.ascii_group = busy == 0;
+                self.busy_blocks = busy.count_ones() as usize;
+            } else {
+                self.saw_ascii = false;
+                self.ascii_group = true;
+                self.busy_blocks = 0;
+                for k in 0..LOOP_GROUP {
+                    // SAFETY: block k and the 3 bytes before it lie in the caller's
+                    // guarantee.
+                    unsafe { self.block::<true, true>(t, ptr.add(k * BLOCK)) };
+                }
             }
             if FAR {
                 if self.busy_blocks >= BUSY_BLOCKS {
@@ -177,6 +217,70 @@ impl<V: Vector> State<V> {
                 unsafe { self.block::<false, true>(t, ptr.add(k * BLOCK)) };
             }
         }
+    }
+
+    /// A tested group with `Vector::MAIN_LOOP_BITS`: every block's ASCII test first, one
+    /// bit each into a mask (set: not ASCII), with no branch; then a loop over the set
+    /// bits, each such block checked through the tables, and the register at its end tested
+    /// for a sequence left open where the next block of the group is ASCII (after the
+    /// group's last block, the next group does that from `prev_input`). The loop's one
+    /// guess is how many blocks are not ASCII, where a branch per block guesses each one.
+    /// Returns the mask.
+    ///
+    /// # Safety
+    /// `ptr - 3` is valid for reads of `LOOP_GROUP * BLOCK + 3` bytes.
+    #[inline(always)]
+    unsafe fn group_by_mask(&mut self, t: &Tables<V>, ptr: *const u8) -> u32 {
+        const { assert!(LOOP_GROUP.is_multiple_of(2) && LOOP_GROUP < 32 && V::BYTES <= ZEROS.0.len()) };
+        // Two tests a turn, as in the medium path's groups.
+        let mut busy = 0u32;
+        let mut k = 0;
+        while k < LOOP_GROUP {
+            // SAFETY: both blocks lie in the group.
+            let (a, b) = unsafe {
+                (
+                    all_ascii::<V>(ptr.add(k * BLOCK), 1),
+                    all_ascii::<V>(ptr.add((k + 1) * BLOCK), 1),
+                )
+            };
+            busy |= (u32::from(!a) | u32::from(!b) << 1) << k;
+            k += 2;
+        }
+        // A sequence left open by the register before the group, where its first block is
+        // ASCII.
+        // SAFETY: the instruction set is proven by `self`.
+        let first_ascii = unsafe { V::splat(u8::from(busy & 1 == 0).wrapping_neg()) };
+        self.error = self
+            .error
+            .or(t.incomplete(self.prev_input).and(first_ascii));
+        // The blocks not ASCII whose next block in the group is.
+        let ends = busy & !(busy >> 1) & ((1 << (LOOP_GROUP - 1)) - 1);
+        let mut todo = busy;
+        while todo != 0 {
+            let k = todo.trailing_zeros() as usize;
+            let at = ptr.wrapping_add(k * BLOCK);
+            for i in 0..BLOCK / V::BYTES {
+                // SAFETY: register i of block k and the 3 bytes before it lie inside the
+                // caller's guarantee.
+                self.error = self.error.or(unsafe { t.check_at(at.add(i * V::BYTES)) });
+            }
+            // The register at the block's end where the next block is ASCII, else the
+            // register of zeros: a select of the address (a mask made from the bit cost
+            // more, docs/PERFORMANCE.md, "The main loop's groups by a mask").
+            let from = core::hint::select_unpredictable(
+                ends >> k & 1 != 0,
+                at.wrapping_add(BLOCK - V::BYTES),
+                opaque(ZEROS.0.as_ptr()),
+            );
+            // SAFETY: either the block's last register or `ZEROS`.
+            self.error = self
+                .error
+                .or(t.incomplete(unsafe { V::load_unaligned(from) }));
+            todo &= todo - 1;
+        }
+        // SAFETY: the group's last register lies inside it.
+        self.prev_input = unsafe { V::load_unaligned(ptr.add(LOOP_GROUP * BLOCK - V::BYTES)) };
+        busy
     }
 
     /// The main loop's groups from `pos`, while `pos < stop` and a whole group is left

@@ -78,8 +78,7 @@
 //! - *Loaded predecessors*: the 3 bytes before a register are loaded from memory rather
 //!   than shifted in, where they lie inside the input ([`Tables::check_at`]).
 //! - *Long inputs* on the 128- and 256-bit backends go to the main loop
-//!   ([`super::main_loop`]), whose per-block ASCII tests pay where a text is validated
-//!   again and again.
+//!   ([`super::main_loop`]), which tests ASCII block by block.
 //!
 //! Next: [`super::lookup`] for the check of one register, [`super::main_loop`] for long
 //! inputs, `crate::arch` for the backends that compile this schedule.

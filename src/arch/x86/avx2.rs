@@ -96,6 +96,7 @@ impl<const UNITS_128: bool> Vector for Avx2Vector<UNITS_128> {
     const GROUPS_AFTER_FIRST_BLOCK: bool = !UNITS_128;
     const GROUP_BRANCHES: bool = true;
     const BUSY_GROUPS_LOOP: bool = true;
+    const MAIN_LOOP_BITS: bool = !UNITS_128;
     const ASCII_SKIP_BLOCKS: usize = crate::tiers::ASCII_SKIP_BLOCKS_256;
 
     #[inline(always)]
