@@ -29,9 +29,9 @@
 //!   group tests each block for ASCII only if its first block, or a block of the group
 //!   before, was ASCII ([`State::group`]): with a branch per block, or (AVX2 on 256-bit
 //!   units, `Vector::MAIN_LOOP_BITS`) every test first into a mask and a loop over the
-//!   blocks that are not ASCII ([`State::group_by_mask`]); after a group that was all ASCII, ASCII is
-//!   skipped `V::ASCII_SKIP_BLOCKS` blocks at a time ([`skip_ascii`]), and those groups and
-//!   skips ask for the bytes `PREFETCH_AHEAD` ahead.
+//!   blocks that are not ASCII ([`State::group_by_mask`]); after a group that was all
+//!   ASCII, ASCII is skipped `V::ASCII_SKIP_BLOCKS` blocks at a time ([`skip_ascii`]), and
+//!   those groups and skips ask for the bytes `PREFETCH_AHEAD` ahead.
 //! - *Far into a long input* (from `DENSE_AFTER`): after `BUSY_GROUPS` busy groups in a
 //!   row, `DENSE_GROUPS` groups go without ASCII tests, where the branch predictor cannot
 //!   have learnt the text ([`State::group`]).
@@ -231,7 +231,10 @@ impl<V: Vector> State<V> {
     /// `ptr - 3` is valid for reads of `LOOP_GROUP * BLOCK + 3` bytes.
     #[inline(always)]
     unsafe fn group_by_mask(&mut self, t: &Tables<V>, ptr: *const u8) -> u32 {
-        const { assert!(LOOP_GROUP.is_multiple_of(2) && LOOP_GROUP < 32 && V::BYTES <= ZEROS.0.len()) };
+        const {
+            assert!(LOOP_GROUP.is_multiple_of(2) && LOOP_GROUP < 32);
+            assert!(V::BYTES <= ZEROS.0.len());
+        };
         // Two tests a turn, as in the medium path's groups.
         let mut busy = 0u32;
         let mut k = 0;
@@ -266,7 +269,7 @@ impl<V: Vector> State<V> {
             }
             // The register at the block's end where the next block is ASCII, else the
             // register of zeros: a select of the address (a mask made from the bit cost
-            // more, docs/PERFORMANCE.md, "The main loop's groups by a mask").
+            // more, docs/PERFORMANCE.md, "AVX2: the main loop's groups by a mask").
             let from = core::hint::select_unpredictable(
                 ends >> k & 1 != 0,
                 at.wrapping_add(BLOCK - V::BYTES),

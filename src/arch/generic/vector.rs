@@ -137,8 +137,8 @@ pub(crate) trait Vector: Copy {
     /// (`main_loop::State::group_by_mask`), instead of a branch on each block's test.
     /// `false` by default; AVX2 on 256-bit units `true`: on an AMD Zen 3, whole files of
     /// mixed text not seen before ran up to 1.7x as fast, files validated again and again
-    /// (whose branches the predictor had learnt) up to 0.8x (docs/PERFORMANCE.md, "The
-    /// main loop's groups by a mask", which says why text seen once decides).
+    /// (whose branches the predictor had learnt) down to 0.8x (docs/PERFORMANCE.md,
+    /// "AVX2: the main loop's groups by a mask", which says why text seen once decides).
     const MAIN_LOOP_BITS: bool = false;
 
     /// The bytes of `input`, shorter than one register, in a register with zeros after them
