@@ -45,7 +45,7 @@
 //! register.
 
 use super::lookup::Tables;
-use super::schedule::{aligned_head, all_ascii};
+use super::schedule::{aligned_head, all_ascii, busy_bits};
 use crate::arch::generic::vector::Vector;
 use crate::tiers::{
     BLOCK, BUSY_BLOCKS, BUSY_GROUPS, DENSE_AFTER, DENSE_GROUPS, LOOP_GROUP, PREFETCH_AHEAD,
@@ -235,20 +235,8 @@ impl<V: Vector> State<V> {
             assert!(LOOP_GROUP.is_multiple_of(2) && LOOP_GROUP < 32);
             assert!(V::BYTES <= ZEROS.0.len());
         };
-        // Two tests a turn, as in the medium path's groups.
-        let mut busy = 0u32;
-        let mut k = 0;
-        while k < LOOP_GROUP {
-            // SAFETY: both blocks lie in the group.
-            let (a, b) = unsafe {
-                (
-                    all_ascii::<V>(ptr.add(k * BLOCK), 1),
-                    all_ascii::<V>(ptr.add((k + 1) * BLOCK), 1),
-                )
-            };
-            busy |= (u32::from(!a) | u32::from(!b) << 1) << k;
-            k += 2;
-        }
+        // SAFETY: the group's blocks lie inside the caller's guarantee.
+        let busy: u32 = unsafe { busy_bits::<V, u32>(ptr, 1, LOOP_GROUP) };
         // A sequence left open by the register before the group, where its first block is
         // ASCII.
         // SAFETY: the instruction set is proven by `self`.

@@ -102,6 +102,7 @@ use crate::tiers::{
     MEDIUM_GROUP_512, MEDIUM_LONG_ERROR_TEST, MEDIUM_LONG_FIRST_TEST, MEDIUM_MASK_GROUPS,
     REGISTER_512, SHORT_BELOW, SMALL_GROUP,
 };
+use core::ops::{BitOr, Shl};
 
 /// Validates `input`, shorter than `V::MEDIUM_BELOW` bytes, with vector type `V`: the hot
 /// path of a call (longer inputs: [`super::main_loop::validate_long`]).
@@ -633,12 +634,9 @@ unsafe fn validate_groups<V: Vector, const G: usize, const ALIGNED: bool>(
         // register 3 bytes in or more but the start's first (1 <= groups).
         return unsafe { check_busy::<V, G>(&t, ptr, len, cover, &rest_reg) };
     }
-    // Each group's ASCII test, a bit of `busy`. With AVX2 two groups a turn: one a turn,
-    // the loop's own instructions (its count, compare and jump, a shift by a variable
-    // amount) were about as many as the tests' and cost English HTML 5-12 % of its time at
-    // 513 B - 4 KiB on a Zen 3 (docs/PERFORMANCE.md, "AVX2: the groups' ASCII tests two a
-    // turn"); below `ALIGNED_FROM` the compiler now unrolls the whole loop, whose branches
-    // depend on the length only. AVX-512, not measured with them, keeps one a turn.
+    // Each group's ASCII test, a bit of `busy`: with AVX2 two groups a turn ([`busy_bits`];
+    // below `ALIGNED_FROM` the compiler unrolls the whole loop, whose branches depend on
+    // the length only). AVX-512, not measured with them, keeps one a turn.
     let mut busy = 0u64;
     if V::BYTES == REGISTER_512 {
         for k in 0..groups {
@@ -647,24 +645,8 @@ unsafe fn validate_groups<V: Vector, const G: usize, const ALIGNED: bool>(
             busy |= u64::from(!ascii) << k;
         }
     } else {
-        let mut k = 0;
-        while k + 2 <= groups {
-            // SAFETY: both groups lie inside `input` (k + 1 < groups).
-            let (a, b) = unsafe {
-                (
-                    all_ascii::<V>(ptr.add(head + k * G * BLOCK), G),
-                    all_ascii::<V>(ptr.add(head + (k + 1) * G * BLOCK), G),
-                )
-            };
-            busy |= (u64::from(!a) | u64::from(!b) << 1) << k;
-            k += 2;
-        }
-        if k < groups {
-            // The last of an odd number of groups.
-            // SAFETY: the group lies inside `input`.
-            let ascii = unsafe { all_ascii::<V>(ptr.add(head + k * G * BLOCK), G) };
-            busy |= u64::from(!ascii) << k;
-        }
+        // SAFETY: the groups lie inside `input`.
+        busy = unsafe { busy_bits::<V, u64>(ptr.add(head), G, groups) };
     }
     let mut rest_any = zero;
     for i in 0..rest {
@@ -1072,6 +1054,46 @@ pub(super) unsafe fn or_blocks<V: Vector>(ptr: *const u8, n: usize) -> V {
 pub(super) unsafe fn all_ascii<V: Vector>(ptr: *const u8, n: usize) -> bool {
     // SAFETY: the caller's guarantee.
     unsafe { or_blocks::<V>(ptr, n) }.is_ascii()
+}
+
+/// The ASCII tests of `n` spans of `blocks` blocks each, one after the other from `ptr`,
+/// two a turn (the last of an odd number alone): bit `k` of the answer (a mask `M`, `u32`
+/// or `u64`) is set where span `k` is not all ASCII. AVX2's medium-path groups and its main
+/// loop's blocks. Two a turn: one a turn, the loop's own instructions (its count, compare
+/// and jump, a shift by a variable amount) were about as many as the tests' and cost
+/// English HTML 5-12 % of its time at 513 B - 4 KiB on a Zen 3 (docs/PERFORMANCE.md, "AVX2:
+/// the groups' ASCII tests two a turn"). The main loop's mask is `u32`: with `u64` the
+/// compiler ordered its tests otherwise.
+///
+/// # Safety
+/// The CPU supports `V`'s instruction set; `ptr` is valid for reads of
+/// `n * blocks * BLOCK` bytes; `blocks >= 1`, and `M` has `n` bits or more.
+#[inline(always)]
+pub(super) unsafe fn busy_bits<V: Vector, M>(ptr: *const u8, blocks: usize, n: usize) -> M
+where
+    M: Copy + Default + From<bool> + BitOr<Output = M> + Shl<usize, Output = M>,
+{
+    debug_assert!(blocks >= 1 && n <= 8 * core::mem::size_of::<M>());
+    let mut busy = M::default();
+    let mut k = 0;
+    while k + 2 <= n {
+        // SAFETY: both spans lie in the caller's bytes (k + 1 < n).
+        let (a, b) = unsafe {
+            (
+                all_ascii::<V>(ptr.add(k * blocks * BLOCK), blocks),
+                all_ascii::<V>(ptr.add((k + 1) * blocks * BLOCK), blocks),
+            )
+        };
+        busy = busy | (M::from(!a) | M::from(!b) << 1) << k;
+        k += 2;
+    }
+    if k < n {
+        // The last of an odd number of spans.
+        // SAFETY: the span lies in the caller's bytes (k < n).
+        let ascii = unsafe { all_ascii::<V>(ptr.add(k * blocks * BLOCK), blocks) };
+        busy = busy | M::from(!ascii) << k;
+    }
+    busy
 }
 
 /// The offset of the first 64-byte boundary of memory after `ptr` where aligned blocks
