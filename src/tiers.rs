@@ -195,7 +195,8 @@ pub const GROUP_BRANCHES_BELOW_512: usize = 8 << 10;
 
 /// Inputs of this many bytes and more, up to one block, are tested for ASCII before any
 /// table is loaded (`Vector::SHORT_ASCII_FROM`): `BLOCK + 1`, none, on every backend but
-/// AVX2 ([`SHORT_ASCII_FROM_256`], [`SHORT_ASCII_FROM_UNITS_128`]). On text seen once the
+/// AVX2 ([`SHORT_ASCII_FROM_256`], [`SHORT_ASCII_FROM_UNITS_128`]; AVX2 on the AMD Zen 5
+/// keeps this one). On text seen once the
 /// test is a guess, and one or two registers cost about what a wrong guess costs.
 pub const SHORT_ASCII_FROM: usize = BLOCK + 1;
 
@@ -209,7 +210,10 @@ pub const SHORT_ASCII_FROM: usize = BLOCK + 1;
 /// pays the wrong guesses, 1.1-1.5x the time at 8-64 bytes on a Zen 3, still more than twice
 /// std's speed and ahead of simdutf8 at 64 bytes (docs/PERFORMANCE.md, "AVX2: an ASCII
 /// test from 8 bytes"). Inputs under one register take the test in functions of their
-/// own, before the short path's (`crate::arch`'s entries, `schedule::words_first`).
+/// own, before the short path's (`crate::arch`'s entries, `schedule::words_first`). Not on
+/// the AMD Zen 5 (`arch::x86::avx2zen5`, which keeps [`SHORT_ASCII_FROM`]): there the
+/// wrong guesses on mixed text cost 2-3x the time at 8-64 bytes (docs/PERFORMANCE.md, "A
+/// Zen 5 again after the Zen 3 sessions").
 pub const SHORT_ASCII_FROM_256: usize = WORD_BELOW;
 
 /// On CPUs whose AVX2 runs on 128-bit units (AMD Zen 1 and Zen+: the backend

@@ -8,6 +8,7 @@
 //!     Sse42:  x86::sse42::Sse42Vector,   x86::sse42,  portable::count_non_continuation,  "sse4.2";
 //!     Avx2:   x86::avx2::Avx2Vector,     x86::avx2,   x86::count::count_non_continuation, "avx2";
 //!     Avx2:   x86::avx2::Avx2Vector<true>, x86::avx2units128, ..., "avx2" if x86::has_128_bit_units;
+//!     Avx2:   x86::avx2::Avx2Vector<false, true>, x86::avx2zen5, ..., "avx2" if x86::checks_short_inputs_whole;
 //!     #[cfg(feature = "avx512")]
 //!     Avx512: x86::avx512::Avx512Vector, x86::avx512, x86::count::count_non_continuation, "avx512f", "avx512bw";
 //!     #[cfg(feature = "avx512")]
@@ -16,11 +17,11 @@
 //! ```
 //!
 //! A backend may have more than one row, for CPUs with more of its instruction set
-//! (AVX-512 with VBMI), or for some CPUs of it, named by an `if` (AVX2 on 128-bit units,
-//! which has a schedule of its own): the last row this CPU runs and that is for it is the
-//! backend's, for [`Backend`] and for the selection alike; the tests run every row the CPU
-//! can run (`for_each_vector`, `tests::every_row_agrees_with_std` and
-//! `tests::every_row_finds_one_error_in_ascii`). A row with an `if` is chosen only at run
+//! (AVX-512 with VBMI), or for some CPUs of it, named by an `if` (AVX2 on 128-bit units
+//! and AVX2 on the AMD Zen 5, each with a schedule of its own): the last row this CPU runs
+//! and that is for it is the backend's, for [`Backend`] and for the selection alike; the
+//! tests run every row the CPU can run (`for_each_vector`,
+//! `tests::every_row_agrees_with_std` and `tests::every_row_finds_one_error_in_ascii`). A row with an `if` is chosen only at run
 //! time (with `std`): a build without detection never takes it.
 //!
 //! Each entry names the [`Backend`], its vector type, its module (whose `entry_points!`
@@ -476,6 +477,8 @@ cfg_if::cfg_if! {
             // The same backend where AVX2 runs on 128-bit units (Zen 1 and Zen+): its own
             // schedule.
             Avx2: x86::avx2::Avx2Vector<true>, x86::avx2units128, x86::count::count_non_continuation, "avx2" if x86::has_128_bit_units;
+            // The same backend on the AMD Zen 5: inputs up to one block checked whole.
+            Avx2: x86::avx2::Avx2Vector<false, true>, x86::avx2zen5, x86::count::count_non_continuation, "avx2" if x86::checks_short_inputs_whole;
             // AVX512F implies AVX2, so AVX-512 counts with the AVX2 counter.
             #[cfg(feature = "avx512")]
             Avx512: x86::avx512::Avx512Vector, x86::avx512, x86::count::count_non_continuation, "avx512f", "avx512bw";
@@ -712,11 +715,14 @@ mod tests {
         assert!(super::variant(super::selected()).is_some());
         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
         if super::is_available(Backend::Avx2) {
-            let units_128 = super::x86::has_128_bit_units();
-            assert_eq!(
-                super::variant(Backend::Avx2),
-                Some(if units_128 { "avx2units128" } else { "avx2" })
-            );
+            let want = if super::x86::has_128_bit_units() {
+                "avx2units128"
+            } else if super::x86::checks_short_inputs_whole() {
+                "avx2zen5"
+            } else {
+                "avx2"
+            };
+            assert_eq!(super::variant(Backend::Avx2), Some(want));
         }
     }
 

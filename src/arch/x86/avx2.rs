@@ -23,8 +23,11 @@
 //! medium path from 1 KiB instead of 1.5 KiB; a busy input's error tested every 512
 //! bytes). Both have groups of 2 blocks below 8 KiB, those that are not ASCII reached by a
 //! loop over their bits. The backend of the CPUs with 128-bit units is
-//! `super::avx2units128`, chosen by [`super::has_128_bit_units`]. The tests run both on
-//! every AVX2 CPU.
+//! `super::avx2units128`, chosen by [`super::has_128_bit_units`]. A third schedule, the
+//! `SHORT_WHOLE` parameter, is the plain one with no ASCII test of inputs up to one block:
+//! `super::avx2zen5`, for the AMD Zen 5 (chosen by [`super::checks_short_inputs_whole`]),
+//! whose wrong guesses there cost more than the checks they save. The tests run all three
+//! on every AVX2 CPU.
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::*;
@@ -35,13 +38,16 @@ use crate::arch::generic::vector::Vector;
 
 /// A 256-bit register. Only made by the `unsafe` constructors of [`Vector`], whose callers
 /// guarantee that the CPU supports AVX2: every safe method below relies on that.
-/// `UNITS_128` changes only the schedule (the module documentation): the
-/// schedule of CPUs whose AVX2 runs on 128-bit units, `super::avx2units128`'s.
+/// `UNITS_128` and `SHORT_WHOLE` change only the schedule (the module documentation): the
+/// schedule of CPUs whose AVX2 runs on 128-bit units, `super::avx2units128`'s, and the one
+/// that checks short inputs whole, `super::avx2zen5`'s.
 #[derive(Clone, Copy)]
 #[repr(transparent)]
-pub(crate) struct Avx2Vector<const UNITS_128: bool = false>(__m256i);
+pub(crate) struct Avx2Vector<const UNITS_128: bool = false, const SHORT_WHOLE: bool = false>(
+    __m256i,
+);
 
-impl<const UNITS_128: bool> Avx2Vector<UNITS_128> {
+impl<const UNITS_128: bool, const SHORT_WHOLE: bool> Avx2Vector<UNITS_128, SHORT_WHOLE> {
     /// `prev`'s upper lane followed by `self`'s lower lane: lane by lane, the 16 bytes
     /// that come just before each lane of `self` in memory.
     #[inline(always)]
@@ -66,13 +72,17 @@ static SLIDE: [u8; 32] = {
 // The size tier named in `BYTES` is this register's width.
 const _: () = assert!(core::mem::size_of::<Avx2Vector>() == <Avx2Vector as Vector>::BYTES);
 
-impl<const UNITS_128: bool> Vector for Avx2Vector<UNITS_128> {
+impl<const UNITS_128: bool, const SHORT_WHOLE: bool> Vector
+    for Avx2Vector<UNITS_128, SHORT_WHOLE>
+{
     // Inputs under 16 bytes in one SSE4.2 register (AVX2 implies SSE4.2).
     type Narrow = super::sse42::Sse42Vector;
     const BYTES: usize = crate::tiers::REGISTER_256;
     const PATHS_OUT_OF_LINE: bool = true;
     const SHORT_ASCII_FROM: usize = if UNITS_128 {
         crate::tiers::SHORT_ASCII_FROM_UNITS_128
+    } else if SHORT_WHOLE {
+        crate::tiers::SHORT_ASCII_FROM
     } else {
         crate::tiers::SHORT_ASCII_FROM_256
     };

@@ -1,16 +1,19 @@
 //! The x86 and x86-64 backends: SSE4.2 (128-bit), AVX2 (256-bit; on CPUs that run it on
-//! 128-bit units, `avx2units128`) and, with the cargo feature `avx512` (on by default),
-//! AVX-512 (512-bit; with VBMI, `avx512vbmi`); the AVX2 character count; and which CPUs
-//! have 128-bit units ([`has_128_bit_units`]).
+//! 128-bit units, `avx2units128`; on the AMD Zen 5, `avx2zen5`) and, with the cargo feature
+//! `avx512` (on by default), AVX-512 (512-bit; with VBMI, `avx512vbmi`); the AVX2 character
+//! count; and which AVX2 schedule a CPU takes ([`avx2_schedule`]).
 
 pub(crate) mod avx2;
 pub(crate) mod avx2units128;
+pub(crate) mod avx2zen5;
 #[cfg(feature = "avx512")]
 pub(crate) mod avx512;
 #[cfg(feature = "avx512")]
 pub(crate) mod avx512vbmi;
 pub(crate) mod count;
 pub(crate) mod sse42;
+
+use crate::arch::cpuid::Avx2Schedule;
 
 /// `prefetcht0`: asks for the cache line at `ptr` in every cache level (see
 /// [`Vector::prefetch`](crate::arch::generic::vector::Vector::prefetch)).
@@ -29,27 +32,45 @@ pub(crate) unsafe fn prefetch(ptr: *const u8) {
 }
 
 /// Whether this CPU runs its 256-bit AVX2 operations on 128-bit units, two at a time (AMD
-/// Zen 1 and Zen+, Hygon Dhyana: `crate::arch::cpuid::units_128`). Those CPUs take AVX2's
-/// schedule for them
-/// (`avx2units128`). Asked of `cpuid` once, then remembered; only of a CPU that has AVX2.
-/// Without `std` (no run-time detection, `crate::arch`) it is never called.
+/// Zen 1 and Zen+, Hygon Dhyana): those CPUs take AVX2's schedule for them
+/// (`avx2units128`). See [`avx2_schedule`].
 pub(crate) fn has_128_bit_units() -> bool {
+    avx2_schedule() == Avx2Schedule::Units128
+}
+
+/// Whether this CPU takes AVX2's schedule that checks inputs up to one block whole (the AMD
+/// Zen 5: `avx2zen5`). See [`avx2_schedule`].
+pub(crate) fn checks_short_inputs_whole() -> bool {
+    avx2_schedule() == Avx2Schedule::ShortWhole
+}
+
+/// The AVX2 schedule of this CPU (`crate::arch::cpuid::avx2_schedule`). Asked of `cpuid`
+/// once, then remembered; only of a CPU that has AVX2. Without `std` (no run-time
+/// detection, `crate::arch`) it is never called.
+fn avx2_schedule() -> Avx2Schedule {
     use core::sync::atomic::{AtomicU8, Ordering};
-    /// 0: not asked yet; 1: no; 2: yes.
+    const SCHEDULES: [Avx2Schedule; 3] = [
+        Avx2Schedule::Plain,
+        Avx2Schedule::Units128,
+        Avx2Schedule::ShortWhole,
+    ];
+    /// 0: not asked yet; else 1 + the schedule's index in `SCHEDULES`.
     static ANSWER: AtomicU8 = AtomicU8::new(0);
     match ANSWER.load(Ordering::Relaxed) {
         0 => {
-            let yes = cpuid_has_128_bit_units();
-            ANSWER.store(1 + u8::from(yes), Ordering::Relaxed);
-            yes
+            let schedule = cpuid_avx2_schedule();
+            let index = SCHEDULES.iter().position(|s| *s == schedule).unwrap_or(0);
+            // (At most 3: fits a u8.)
+            ANSWER.store(1 + index as u8, Ordering::Relaxed);
+            schedule
         }
-        answer => answer == 2,
+        answer => SCHEDULES[usize::from(answer - 1)],
     }
 }
 
-/// [`has_128_bit_units`], asked of the CPU: its vendor (leaf 0) and its signature (leaf 1),
-/// decoded by `crate::arch::cpuid::units_128`.
-fn cpuid_has_128_bit_units() -> bool {
+/// [`avx2_schedule`], asked of the CPU: its vendor (leaf 0) and its signature (leaf 1),
+/// decoded by `crate::arch::cpuid::avx2_schedule`.
+fn cpuid_avx2_schedule() -> Avx2Schedule {
     #[cfg(target_arch = "x86")]
     use core::arch::x86::__cpuid;
     #[cfg(target_arch = "x86_64")]
@@ -67,5 +88,5 @@ fn cpuid_has_128_bit_units() -> bool {
         vendor[8..].copy_from_slice(&leaf0.ecx.to_le_bytes());
         (vendor, __cpuid(1).eax)
     };
-    crate::arch::cpuid::units_128(&vendor, signature)
+    crate::arch::cpuid::avx2_schedule(&vendor, signature)
 }
