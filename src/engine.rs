@@ -177,8 +177,9 @@ impl Backend {
     /// CPUs answers that code's where this CPU is one of them: `"avx2units128"` (AVX2's
     /// schedule for CPUs whose AVX2 runs on 128-bit units, AMD Zen 1 and Zen+; the same
     /// lookup algorithm, other size tiers: `src/tiers.rs`), `"avx2zen5"` (AVX2's schedule
-    /// for the AMD Zen 5, which checks inputs up to 64 bytes whole) and `"avx512vbmi"` (AVX-512 on
-    /// a CPU with VBMI, whose nibble lookups use it). Every variant gives the same answers.
+    /// for the AMD Zen 5, which checks inputs up to 64 bytes whole) and `"avx512vbmi"`
+    /// (AVX-512 on a CPU with VBMI, whose nibble lookups use it). Every variant gives the
+    /// same answers.
     pub fn variant(self) -> Option<&'static str> {
         arch::variant(self)
     }

@@ -196,8 +196,8 @@ pub const GROUP_BRANCHES_BELOW_512: usize = 8 << 10;
 /// Inputs of this many bytes and more, up to one block, are tested for ASCII before any
 /// table is loaded (`Vector::SHORT_ASCII_FROM`): `BLOCK + 1`, none, on every backend but
 /// AVX2 ([`SHORT_ASCII_FROM_256`], [`SHORT_ASCII_FROM_UNITS_128`]; AVX2 on the AMD Zen 5
-/// keeps this one). On text seen once the
-/// test is a guess, and one or two registers cost about what a wrong guess costs.
+/// keeps this one). On text seen once the test is a guess, and one or two registers cost
+/// about what a wrong guess costs.
 pub const SHORT_ASCII_FROM: usize = BLOCK + 1;
 
 /// With AVX2 (on 256-bit units: Zen 2 and later, Intel), every input the backend gets

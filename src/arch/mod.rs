@@ -21,8 +21,9 @@
 //! and AVX2 on the AMD Zen 5, each with a schedule of its own): the last row this CPU runs
 //! and that is for it is the backend's, for [`Backend`] and for the selection alike; the
 //! tests run every row the CPU can run (`for_each_vector`,
-//! `tests::every_row_agrees_with_std` and `tests::every_row_finds_one_error_in_ascii`). A row with an `if` is chosen only at run
-//! time (with `std`): a build without detection never takes it.
+//! `tests::every_row_agrees_with_std` and `tests::every_row_finds_one_error_in_ascii`). A
+//! row with an `if` is chosen only at run time (with `std`): a build without detection
+//! never takes it.
 //!
 //! Each entry names the [`Backend`], its vector type, its module (whose `entry_points!`
 //! defines its raw validator `validate`, an `unsafe fn(&[u8], usize) -> Result<(), usize>`:
