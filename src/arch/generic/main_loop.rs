@@ -28,10 +28,10 @@
 //! - *Groups*: the error accumulator is tested once per group of `LOOP_GROUP` blocks; a
 //!   group tests each block for ASCII only if its first block, or a block of the group
 //!   before, was ASCII ([`State::group`]): with a branch per block, or (AVX2 on 256-bit
-//!   units, `Vector::MAIN_LOOP_BITS`) every test first into a mask and a loop over the
-//!   blocks that are not ASCII ([`State::group_by_mask`]); after a group that was all
-//!   ASCII, ASCII is skipped `V::ASCII_SKIP_BLOCKS` blocks at a time ([`skip_ascii`]), and
-//!   those groups and skips ask for the bytes `PREFETCH_AHEAD` ahead.
+//!   units, `Vector::MAIN_LOOP_BITS`) every test first into a mask, made one group ahead,
+//!   and a loop over the blocks that are not ASCII ([`State::group_by_mask`]); after a
+//!   group that was all ASCII, ASCII is skipped `V::ASCII_SKIP_BLOCKS` blocks at a time
+//!   ([`skip_ascii`]), and those groups and skips ask for the bytes `PREFETCH_AHEAD` ahead.
 //! - *Far into a long input* (from `DENSE_AFTER`): after `BUSY_GROUPS` busy groups in a
 //!   row, `DENSE_GROUPS` groups go without ASCII tests, where the branch predictor cannot
 //!   have learnt the text ([`State::group`]).
@@ -96,6 +96,11 @@ struct State<V> {
     busy_groups: usize,
     /// Groups still to check without ASCII tests after a run of busy groups.
     dense_left: usize,
+    /// The ASCII tests' mask ([`State::group_by_mask`]) of the group that starts at
+    /// `next_at`, made by the tested group before it.
+    next_busy: u32,
+    /// Where the group of `next_busy` starts (null before the first).
+    next_at: *const u8,
 }
 
 impl<V: Vector> State<V> {
@@ -110,6 +115,8 @@ impl<V: Vector> State<V> {
             busy_blocks: 0,
             busy_groups: 0,
             dense_left: 0,
+            next_busy: 0,
+            next_at: core::ptr::null(),
         }
     }
 
@@ -172,10 +179,19 @@ impl<V: Vector> State<V> {
     /// after `BUSY_GROUPS` tested groups in a row with `BUSY_BLOCKS` or more non-ASCII
     /// blocks each, the next `DENSE_GROUPS` groups go through the tables without the tests.
     ///
+    /// `next_in_input`: the next group lies inside the input too (its ASCII tests are then
+    /// made here, see [`State::group_by_mask`]).
+    ///
     /// # Safety
-    /// `ptr - 3` is valid for reads of `LOOP_GROUP * BLOCK + 3` bytes.
+    /// `ptr - 3` is valid for reads of `LOOP_GROUP * BLOCK + 3` bytes, and with
+    /// `next_in_input` of `2 * LOOP_GROUP * BLOCK + 3`.
     #[inline(always)]
-    unsafe fn group<const FAR: bool>(&mut self, t: &Tables<V>, ptr: *const u8) {
+    unsafe fn group<const FAR: bool>(
+        &mut self,
+        t: &Tables<V>,
+        ptr: *const u8,
+        next_in_input: bool,
+    ) {
         // Far into the input, the groups of a dense run are not tested.
         let may_test = !FAR || self.dense_left == 0;
         // SAFETY: the first block lies in the group, within the caller's guarantee.
@@ -183,7 +199,7 @@ impl<V: Vector> State<V> {
             prefetch_blocks::<V>(ptr.wrapping_add(PREFETCH_AHEAD), LOOP_GROUP);
             if V::MAIN_LOOP_BITS {
                 // SAFETY: the caller's guarantee.
-                let busy = unsafe { self.group_by_mask(t, ptr) };
+                let busy = unsafe { self.group_by_mask(t, ptr, next_in_input) };
                 self.saw_ascii = busy != (1 << LOOP_GROUP) - 1;
                 self.ascii_group = busy == 0;
                 self.busy_blocks = busy.count_ones() as usize;
@@ -227,16 +243,36 @@ impl<V: Vector> State<V> {
     /// guess is how many blocks are not ASCII, where a branch per block guesses each one.
     /// Returns the mask.
     ///
+    /// The mask is made one group ahead: where `next_in_input` says the next group lies
+    /// inside the input, its ASCII tests are made here, before this group's loop, and the
+    /// next call takes its mask from `next_busy` (where the next group checked is not that
+    /// one, after an ASCII skip or an untested group, it makes its own). The loop's loads
+    /// then wait on no test: with the mask of the group itself, every group began with the
+    /// latency of its tests and of the first address made from them, which a branch per
+    /// block, guessed, does not wait on, and learnt text lost 1.2x to it
+    /// (docs/PERFORMANCE.md, "AVX2: the main loop's mask made one group ahead").
+    ///
     /// # Safety
-    /// `ptr - 3` is valid for reads of `LOOP_GROUP * BLOCK + 3` bytes.
+    /// `ptr - 3` is valid for reads of `LOOP_GROUP * BLOCK + 3` bytes, and with
+    /// `next_in_input` of `2 * LOOP_GROUP * BLOCK + 3`.
     #[inline(always)]
-    unsafe fn group_by_mask(&mut self, t: &Tables<V>, ptr: *const u8) -> u32 {
+    unsafe fn group_by_mask(&mut self, t: &Tables<V>, ptr: *const u8, next_in_input: bool) -> u32 {
         const {
             assert!(LOOP_GROUP.is_multiple_of(2) && LOOP_GROUP < 32);
             assert!(V::BYTES <= ZEROS.0.len());
         };
-        // SAFETY: the group's blocks lie inside the caller's guarantee.
-        let busy: u32 = unsafe { busy_bits::<V, u32>(ptr, 1, LOOP_GROUP) };
+        let busy: u32 = if self.next_at == ptr {
+            self.next_busy
+        } else {
+            // SAFETY: the group's blocks lie inside the caller's guarantee.
+            unsafe { busy_bits::<V, u32>(ptr, 1, LOOP_GROUP) }
+        };
+        if next_in_input {
+            let next = ptr.wrapping_add(LOOP_GROUP * BLOCK);
+            // SAFETY: the next group's blocks lie inside the caller's guarantee.
+            self.next_busy = unsafe { busy_bits::<V, u32>(next, 1, LOOP_GROUP) };
+            self.next_at = next;
+        }
         // A sequence left open by the register before the group, where its first block is
         // ASCII.
         // SAFETY: the instruction set is proven by `self`.
@@ -291,8 +327,9 @@ impl<V: Vector> State<V> {
     ) -> Result<usize, usize> {
         while pos < stop && pos + LOOP_GROUP * BLOCK <= len {
             // SAFETY: 3 <= pos and pos + LOOP_GROUP * BLOCK <= len, so the group and
-            // the 3 bytes before it lie inside the caller's guarantee.
-            unsafe { self.group::<FAR>(t, ptr.add(pos)) };
+            // the 3 bytes before it lie inside the caller's guarantee, and so does the next
+            // group where the last argument says so.
+            unsafe { self.group::<FAR>(t, ptr.add(pos), pos + 2 * LOOP_GROUP * BLOCK <= len) };
             if self.error.any_set() {
                 return Err(pos);
             }
