@@ -249,8 +249,9 @@ impl<V: Vector> State<V> {
     /// one, after an ASCII skip or an untested group, it makes its own). The loop's loads
     /// then wait on no test: with the mask of the group itself, every group began with the
     /// latency of its tests and of the first address made from them, which a branch per
-    /// block, guessed, does not wait on, and learnt text lost 1.2x to it
-    /// (docs/PERFORMANCE.md, "AVX2: the main loop's mask made one group ahead").
+    /// block, guessed, does not wait on; text the branch predictor had learnt took up to
+    /// 1.5x the time for it, mixed text 1.13x (docs/PERFORMANCE.md, "AVX2: the main loop's
+    /// mask made one group ahead").
     ///
     /// # Safety
     /// `ptr - 3` is valid for reads of `LOOP_GROUP * BLOCK + 3` bytes, and with
