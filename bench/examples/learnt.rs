@@ -3,8 +3,8 @@
 //! again and again (`learnt`), or different pieces of 16 MiB in turn (`unseen`: too many
 //! for the predictor to learn, few enough to stay in the cache), or a piece whose 64-byte
 //! blocks follow a pattern (`pattern`: every guess right). Used in docs/PERFORMANCE.md,
-//! "AVX2: the main loop's mask made one group ahead"; build it with and without the
-//! `avx2` schedule's change to compare, runs alternating.
+//! "AVX2: the main loop's mask made one group ahead"; to compare two versions of the code,
+//! build it from each and run the two in turn.
 //!
 //! Usage: `learnt SCRIPT SIZE CALLS learnt|unseen` (SCRIPT: ascii, latin, cyrillic, cjk,
 //! emoji or mixed), or `learnt pattern BLOCKS SIZE CALLS`, where BLOCKS is a string of `A`
@@ -12,6 +12,7 @@
 //! from a 64-byte boundary.
 use std::hint::black_box;
 use std::time::Instant;
+use vutf8::grammar::floor_boundary;
 use vutf8_corpus::{generate, Script};
 
 /// The bytes of text the `unseen` pieces are taken from.
@@ -66,14 +67,8 @@ fn main() {
     let mut pieces = Vec::new();
     let mut at = 0;
     while at + size <= text.len() {
-        let start = (at..text.len())
-            .find(|&i| text[i] & 0xC0 != 0x80)
-            .unwrap_or(text.len());
-        let mut end = (start + size).min(text.len());
-        while end > start && end < text.len() && text[end] & 0xC0 == 0x80 {
-            end -= 1;
-        }
-        pieces.push(&text[start..end]);
+        let start = floor_boundary(&text, at);
+        pieces.push(&text[start..floor_boundary(&text, start + size)]);
         if !unseen {
             break;
         }
