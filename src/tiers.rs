@@ -49,7 +49,8 @@
 //! group of `LOOP_GROUP` blocks that were all ASCII, ASCII is skipped as many blocks at a
 //! time again. From `DENSE_AFTER` (1 MiB) into the input on, runs of busy groups switch to
 //! groups without ASCII tests (`BUSY_BLOCKS`, `BUSY_GROUPS`, `DENSE_GROUPS`; see
-//! `arch::generic::schedule`).
+//! `arch::generic::schedule`), and every group asks for the bytes `PREFETCH_AHEAD` ahead,
+//! as AVX-512's medium path does in inputs from `MEDIUM_PREFETCH_FROM` (2 MiB).
 //!
 //! Why public but `#[doc(hidden)]`: the integration tests (`tests/boundary_sweep.rs`,
 //! `tests/guard_pages.rs`) derive the lengths they sweep from these constants, and
@@ -312,10 +313,21 @@ pub const ASCII_SKIP_BLOCKS_256: usize = 2;
 
 /// The main loop's groups that test their blocks for ASCII (mostly-ASCII text, which runs
 /// at the speed of the cache it comes from) ask for the group this many bytes ahead
-/// (a prefetch, on x86). Groups of non-ASCII text are bound by the tables, not by memory,
-/// and do not ask. 2 KiB: see docs/PERFORMANCE.md ("Notes moved from code") for what
-/// 1 KiB and 4 KiB did.
+/// (a prefetch, on x86), and so do its groups without tests far into a long input
+/// ([`DENSE_AFTER`]) and every group of AVX-512's inputs from [`MEDIUM_PREFETCH_FROM`]:
+/// there the text comes from memory, and a wrong guess empties the pipeline of the loads in
+/// flight. Nearer the start, groups of non-ASCII text are bound by the tables, not by
+/// memory, and do not ask. 2 KiB: see docs/PERFORMANCE.md ("Notes moved from code") for
+/// what 1 KiB and 4 KiB did, and "Long inputs ask for the bytes ahead" for 4 and 8 KiB on
+/// AVX-512.
 pub const PREFETCH_AHEAD: usize = 32 * BLOCK;
+
+/// Inputs of the medium path this long (2 MiB; AVX-512's whole files, the only ones of its
+/// inputs this long) ask for the bytes [`PREFETCH_AHEAD`] ahead in every group, one
+/// prefetch per block, as the main loop does: on an AMD Zen 5 (1 MiB of L2 cache a core)
+/// text from the L3 cache or from memory was faster for it, and from 1 MiB ASCII in the L2
+/// cache slower (docs/PERFORMANCE.md, "Long inputs ask for the bytes ahead").
+pub const MEDIUM_PREFETCH_FROM: usize = 2 << 20;
 
 /// From this offset on (1 MiB), a run of busy groups in the main loop — `BUSY_GROUPS`
 /// groups in a row whose ASCII tests found `BUSY_BLOCKS` or more non-ASCII blocks — sends

@@ -34,7 +34,8 @@
 //!   ([`skip_ascii`]), and those groups and skips ask for the bytes `PREFETCH_AHEAD` ahead.
 //! - *Far into a long input* (from `DENSE_AFTER`): after `BUSY_GROUPS` busy groups in a
 //!   row, `DENSE_GROUPS` groups go without ASCII tests, where the branch predictor cannot
-//!   have learnt the text ([`State::group`]).
+//!   have learnt the text; every group there asks for the bytes ahead, those without
+//!   tests too, since so far in the text comes from memory ([`State::group`]).
 //! - *The end*: the last partial block is re-checked as the last 64 bytes of the input,
 //!   overlapping, so nothing is copied ([`State::finish`]).
 //!
@@ -45,7 +46,7 @@
 //! register.
 
 use super::lookup::Tables;
-use super::schedule::{aligned_head, all_ascii, busy_bits};
+use super::schedule::{aligned_head, all_ascii, busy_bits, prefetch_blocks};
 use crate::arch::generic::vector::Vector;
 use crate::tiers::{
     BLOCK, BUSY_BLOCKS, BUSY_GROUPS, DENSE_AFTER, DENSE_GROUPS, LOOP_GROUP, PREFETCH_AHEAD,
@@ -177,7 +178,9 @@ impl<V: Vector> State<V> {
     /// `FAR`: the group lies `DENSE_AFTER` bytes or more into the input, where the branch
     /// predictor cannot have learnt the text (see "Far into a long input" above). There,
     /// after `BUSY_GROUPS` tested groups in a row with `BUSY_BLOCKS` or more non-ASCII
-    /// blocks each, the next `DENSE_GROUPS` groups go through the tables without the tests.
+    /// blocks each, the next `DENSE_GROUPS` groups go through the tables without the tests;
+    /// the groups without tests ask for the bytes `PREFETCH_AHEAD` ahead as the tested ones
+    /// do everywhere.
     ///
     /// `next_in_input`: the next group lies inside the input too (its ASCII tests are then
     /// made here, see [`State::group_by_mask`]).
@@ -226,6 +229,10 @@ impl<V: Vector> State<V> {
         } else {
             if FAR {
                 self.dense_left = self.dense_left.saturating_sub(1);
+                // Far in, the text comes from memory, and a wrong guess of the groups
+                // around empties the pipeline of the loads in flight (docs/PERFORMANCE.md,
+                // "Long inputs ask for the bytes ahead").
+                prefetch_blocks::<V>(ptr.wrapping_add(PREFETCH_AHEAD), LOOP_GROUP);
             }
             self.ascii_group = false;
             for k in 0..LOOP_GROUP {
@@ -436,15 +443,6 @@ impl<V: Vector> State<V> {
         } else {
             Ok(())
         }
-    }
-}
-
-/// Asks for the `n` blocks at `ptr` ([`Vector::prefetch`], one per 64-byte block). Any
-/// address will do: a prefetch never faults.
-#[inline(always)]
-fn prefetch_blocks<V: Vector>(ptr: *const u8, n: usize) {
-    for k in 0..n {
-        V::prefetch(ptr.wrapping_add(k * BLOCK));
     }
 }
 

@@ -23,8 +23,9 @@
 //!               AVX-512: first block not ASCII: everything checked in one pass)
 //!   aligned:    [first block where it lies: ASCII test, else checked]
 //!               ([group: 4 aligned blocks from the first 64-byte boundary: ASCII test,
-//!               else checked])*  [the rest: as many registers as the longest rest needs,
-//!               clamped to end at the end: ASCII test, else checked] [end-of-input check]
+//!               else checked; from 2 MiB, the bytes 2 KiB ahead asked for])*
+//!               [the rest: as many registers as the longest rest needs, clamped to end
+//!               at the end: ASCII test, else checked] [end-of-input check]
 //! groups (AVX2 below 16 KiB; AVX-512 from `GROUPS_FROM_512`, 448 bytes, to 8 KiB): first
 //!               block not ASCII: everything checked in one pass;
 //!               else the same tests, all first, and no branch on the whole input;
@@ -61,7 +62,9 @@
 //! - *Groups* of `MEDIUM_GROUP` blocks above that (AVX-512 from `LARGE_GROUPS_FROM_512`
 //!   below `MASKED_BELOW`: `MEDIUM_GROUP_512`; eight registers either way), on 64-byte
 //!   boundaries of memory, one ASCII test each; their number, and the rest's registers,
-//!   depend on the length only ([`validate_medium`]). Below `MASKED_BELOW`, every group is
+//!   depend on the length only ([`validate_medium`]); in inputs from
+//!   `MEDIUM_PREFETCH_FROM`, whose text comes from memory, each asks for the bytes
+//!   `PREFETCH_AHEAD` ahead ([`prefetch_blocks`]). Below `MASKED_BELOW`, every group is
 //!   tested before any of their branches is taken, so that a wrong guess is found as soon
 //!   as it is made, and an input that is all ASCII takes one branch and none of the rest;
 //!   on AVX-512 there, a first block that is not ASCII sends the whole input through one
@@ -100,7 +103,7 @@ use crate::arch::generic::vector::Vector;
 use crate::tiers::{
     BLOCK, GROUP_BRANCHES_BELOW_512, LARGE_GROUPS_FROM_512, MASKED_BELOW, MEDIUM_GROUP,
     MEDIUM_GROUP_512, MEDIUM_LONG_ERROR_TEST, MEDIUM_LONG_FIRST_TEST, MEDIUM_MASK_GROUPS,
-    REGISTER_512, SHORT_BELOW, SMALL_GROUP,
+    MEDIUM_PREFETCH_FROM, PREFETCH_AHEAD, REGISTER_512, SHORT_BELOW, SMALL_GROUP,
 };
 use core::ops::{BitOr, Shl};
 
@@ -469,8 +472,14 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
         let mut pos = head;
         let mut g = 0;
         let mut test_at = MEDIUM_LONG_FIRST_TEST;
+        // Whether the input is long enough for its text to come from memory rather than
+        // from a cache near the core.
+        let ask_ahead = len >= MEDIUM_PREFETCH_FROM;
         while g < groups {
             while g < test_at.min(groups) {
+                if ask_ahead {
+                    prefetch_blocks::<V>(ptr.wrapping_add(pos + PREFETCH_AHEAD), G);
+                }
                 // SAFETY: the group lies inside `input`, 3 <= pos.
                 error = error
                     .or(unsafe { group::<V, G>(&t, ptr, pos, all_ascii::<V>(ptr.add(pos), G)) });
@@ -1044,6 +1053,15 @@ pub(super) unsafe fn or_blocks<V: Vector>(ptr: *const u8, n: usize) -> V {
         any = any.or(unsafe { or_block::<V>(ptr.add(b * BLOCK)) });
     }
     any
+}
+
+/// Asks for the `n` blocks at `ptr` ([`Vector::prefetch`], one per 64-byte block). Any
+/// address will do: a prefetch never faults.
+#[inline(always)]
+pub(super) fn prefetch_blocks<V: Vector>(ptr: *const u8, n: usize) {
+    for k in 0..n {
+        V::prefetch(ptr.wrapping_add(k * BLOCK));
+    }
 }
 
 /// Whether the `n * BLOCK` bytes at `ptr` are all ASCII: one OR-reduction, one test.
