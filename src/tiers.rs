@@ -322,9 +322,17 @@ pub const ASCII_SKIP_BLOCKS_256: usize = 2;
 /// AVX-512.
 pub const PREFETCH_AHEAD: usize = 32 * BLOCK;
 
+/// How far ahead AVX-512's leading ASCII asks, in inputs from [`MEDIUM_PREFETCH_FROM`]
+/// (8 KiB): read at the speed of memory, [`PREFETCH_AHEAD`] is less than memory takes to
+/// answer. On an AMD Zen 5, ASCII from memory (32 MiB) was 1.2-1.3x faster for it than
+/// with 2 KiB; text that is not ASCII was slower 8 KiB ahead, and so were other files with
+/// AVX2's ASCII skips (docs/PERFORMANCE.md, "Long inputs ask for the bytes ahead").
+pub const ASCII_PREFETCH_AHEAD: usize = 4 * PREFETCH_AHEAD;
+
 /// Inputs of the medium path this long (2 MiB; AVX-512's whole files, the only ones of its
 /// inputs this long) ask for the bytes [`PREFETCH_AHEAD`] ahead in every group, one
-/// prefetch per block, as the main loop does: on an AMD Zen 5 (1 MiB of L2 cache a core)
+/// prefetch per block, as the main loop does, and their leading ASCII is skipped whole
+/// groups at a time before anything else, [`ASCII_PREFETCH_AHEAD`] asked for: on an AMD Zen 5 (1 MiB of L2 cache a core)
 /// text from the L3 cache or from memory was faster for it, and from 1 MiB ASCII in the L2
 /// cache slower (docs/PERFORMANCE.md, "Long inputs ask for the bytes ahead").
 pub const MEDIUM_PREFETCH_FROM: usize = 2 << 20;

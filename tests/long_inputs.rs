@@ -7,9 +7,11 @@
 //! what `core::str::from_utf8` does, on valid text and with errors near the start, across
 //! the input and in the last groups, whose requests lie past the end.
 //!
-//! The text alternates runs of ASCII and runs of blocks that each hold a 2-, 3- or 4-byte
-//! character, of lengths that change from run to run, so that groups of every kind (ASCII,
-//! busy, mixed) occur, and so do the main loop's dense runs. `VUTF8_EXHAUSTIVE=full` takes
+//! The text starts with a few groups of ASCII (AVX-512 skips leading ASCII first there,
+//! asking further ahead), then alternates runs of ASCII and runs of blocks that each hold
+//! a 2-, 3- or 4-byte character, of lengths that change from run to run, so that groups of
+//! every kind (ASCII, busy, mixed) occur, and so do the main loop's dense runs; and a text
+//! all ASCII, whose leading skip reaches the end. `VUTF8_EXHAUSTIVE=full` takes
 //! every 7th offset of the windows; the default a stride of 97 bytes (37 in the last
 //! groups); `reduced` (emulation) the first length, three error classes, a stride of
 //! 1,021 bytes (211 in the last groups) and a place every 256 KiB.
@@ -45,11 +47,17 @@ const ERRORS: &[&[u8]] = &[
 /// the 4-byte sequence cut short.
 const REDUCED_ERRORS: &[&[u8]] = &[ERRORS[0], ERRORS[3], ERRORS[5]];
 
-/// Valid text of `len` bytes: runs of ASCII blocks and of blocks with one non-ASCII
-/// character each, the runs' lengths changing (0 to 22 ASCII blocks, 1 to 19 busy ones).
+/// The ASCII that [`text`] starts with: more than a few groups, not a whole number of
+/// blocks, and ending inside the first 4 KiB, where errors go at every stride.
+const LEADING: usize = 3 * 1024 + 37;
+
+/// Valid text of `len` bytes: [`LEADING`] bytes of ASCII (AVX-512 skips them first), then
+/// runs of ASCII blocks and of blocks with one non-ASCII character each, the runs' lengths
+/// changing (0 to 22 ASCII blocks, 1 to 19 busy ones).
 fn text(len: usize) -> Vec<u8> {
     const CHARS: [&str; 3] = ["é", "€", "😀"];
     let mut text = Vec::with_capacity(len + 64 * BLOCK);
+    text.resize(LEADING, b' ');
     let mut run = 0;
     let mut k = 0;
     while text.len() < len {
@@ -166,6 +174,9 @@ fn check(input: &[u8], want: Option<(usize, Option<usize>)>, what: &dyn Fn() -> 
 fn errors_in_inputs_that_ask_for_the_bytes_ahead() {
     let plan = plan();
     let (mut inputs, mut invalid) = (0u64, 0u64);
+    // The texts: mixed at every length, and ASCII all through (the leading skip reaches
+    // the end) at the first.
+    let mut texts = Vec::new();
     for &len in plan.lengths {
         let text = text(len);
         assert_eq!(text.len(), len);
@@ -173,10 +184,15 @@ fn errors_in_inputs_that_ask_for_the_bytes_ahead() {
         let group = MEDIUM_GROUP * BLOCK;
         let ascii_groups = text.chunks(group).filter(|g| g.is_ascii()).count();
         assert!(
-            ascii_groups > 0 && ascii_groups < len / group / 2,
+            ascii_groups > LEADING / group && ascii_groups < len / group / 2,
             "{ascii_groups} ASCII groups"
         );
-        check(&text, None, &|| format!("valid text of {len} bytes"));
+        texts.push(("mixed", text));
+    }
+    texts.push(("ASCII", vec![b'x'; plan.lengths[0]]));
+    for (kind, text) in &texts {
+        let len = text.len();
+        check(text, None, &|| format!("valid {kind} text of {len} bytes"));
         let mut input = text.clone();
         for error in plan.errors {
             for at in offsets(len, &plan) {
@@ -189,7 +205,7 @@ fn errors_in_inputs_that_ask_for_the_bytes_ahead() {
                 let want = std_from(&input, from);
                 invalid += u64::from(want.is_some());
                 check(&input, want, &|| {
-                    format!("{:02X?} at {at} of {len}", &error[..n])
+                    format!("{:02X?} at {at} of {len} ({kind})", &error[..n])
                 });
                 input[at..at + n].copy_from_slice(&text[at..at + n]);
                 inputs += 1;
