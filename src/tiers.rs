@@ -49,8 +49,9 @@
 //! group of `LOOP_GROUP` blocks that were all ASCII, ASCII is skipped as many blocks at a
 //! time again. From `DENSE_AFTER` (1 MiB) into the input on, runs of busy groups switch to
 //! groups without ASCII tests (`BUSY_BLOCKS`, `BUSY_GROUPS`, `DENSE_GROUPS`; see
-//! `arch::generic::schedule`), and every group asks for the bytes `PREFETCH_AHEAD` ahead,
-//! as AVX-512's medium path does in inputs from `MEDIUM_PREFETCH_FROM` (2 MiB).
+//! `arch::generic::schedule`), and every group asks for the bytes `PREFETCH_AHEAD` and
+//! `MEMORY_PREFETCH_AHEAD` ahead, as AVX-512's medium path does in inputs from
+//! `MEDIUM_PREFETCH_FROM` (2 MiB).
 //!
 //! Why public but `#[doc(hidden)]`: the integration tests (`tests/boundary_sweep.rs`,
 //! `tests/guard_pages.rs`) derive the lengths they sweep from these constants, and
@@ -318,23 +319,23 @@ pub const ASCII_SKIP_BLOCKS_256: usize = 2;
 /// there the text comes from memory, and a wrong guess empties the pipeline of the loads in
 /// flight. Nearer the start, groups of non-ASCII text are bound by the tables, not by
 /// memory, and do not ask. 2 KiB: see docs/PERFORMANCE.md ("Notes moved from code") for
-/// what 1 KiB and 4 KiB did, and "Long inputs ask for the bytes ahead" for 4 and 8 KiB on
-/// AVX-512.
+/// what 1 KiB and 4 KiB did.
 pub const PREFETCH_AHEAD: usize = 32 * BLOCK;
 
-/// How far ahead AVX-512's leading ASCII asks, in inputs from [`MEDIUM_PREFETCH_FROM`]
-/// (8 KiB): read at the speed of memory, [`PREFETCH_AHEAD`] is less than memory takes to
-/// answer. On an AMD Zen 5, ASCII from memory (32 MiB) was 1.2-1.3x faster for it than
-/// with 2 KiB; text that is not ASCII was slower 8 KiB ahead, and so were other files with
-/// AVX2's ASCII skips (docs/PERFORMANCE.md, "Long inputs ask for the bytes ahead").
-pub const ASCII_PREFETCH_AHEAD: usize = 4 * PREFETCH_AHEAD;
+/// Where the text comes from memory (the main loop's groups far into a long input, every
+/// group of AVX-512's inputs from [`MEDIUM_PREFETCH_FROM`]), each group also asks for the
+/// group this many bytes ahead (8 KiB), and AVX-512's leading ASCII there asks this far
+/// only: read at the speed of memory, [`PREFETCH_AHEAD`] alone is less than memory takes
+/// to answer. The two requests together beat either alone on an AMD Zen 5, whose L2 cache
+/// holds 1 MiB a core (docs/PERFORMANCE.md, "Long inputs ask for the bytes ahead").
+pub const MEMORY_PREFETCH_AHEAD: usize = 4 * PREFETCH_AHEAD;
 
 /// Inputs of the medium path this long (2 MiB; AVX-512's whole files, the only ones of its
-/// inputs this long) ask for the bytes [`PREFETCH_AHEAD`] ahead in every group, one
-/// prefetch per block, as the main loop does, and their leading ASCII is skipped whole
-/// groups at a time before anything else, [`ASCII_PREFETCH_AHEAD`] asked for: on an AMD Zen 5 (1 MiB of L2 cache a core)
-/// text from the L3 cache or from memory was faster for it, and from 1 MiB ASCII in the L2
-/// cache slower (docs/PERFORMANCE.md, "Long inputs ask for the bytes ahead").
+/// inputs this long) ask in every group for the bytes [`PREFETCH_AHEAD`] and
+/// [`MEMORY_PREFETCH_AHEAD`] ahead, one prefetch per block each, and their leading ASCII is
+/// skipped whole groups at a time before anything else: on an AMD Zen 5 text from the L3
+/// cache or from memory was faster for it, and from 1 MiB ASCII in the L2 cache slower
+/// (docs/PERFORMANCE.md, "Long inputs ask for the bytes ahead").
 pub const MEDIUM_PREFETCH_FROM: usize = 2 << 20;
 
 /// From this offset on (1 MiB), a run of busy groups in the main loop — `BUSY_GROUPS`

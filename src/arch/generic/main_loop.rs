@@ -35,7 +35,8 @@
 //! - *Far into a long input* (from `DENSE_AFTER`): after `BUSY_GROUPS` busy groups in a
 //!   row, `DENSE_GROUPS` groups go without ASCII tests, where the branch predictor cannot
 //!   have learnt the text; every group there asks for the bytes ahead, those without
-//!   tests too, since so far in the text comes from memory ([`State::group`]).
+//!   tests too, and further ahead as well (`MEMORY_PREFETCH_AHEAD`), since so far in the
+//!   text comes from memory ([`State::group`]).
 //! - *The end*: the last partial block is re-checked as the last 64 bytes of the input,
 //!   overlapping, so nothing is copied ([`State::finish`]).
 //!
@@ -49,7 +50,8 @@ use super::lookup::Tables;
 use super::schedule::{aligned_head, all_ascii, busy_bits, prefetch_blocks};
 use crate::arch::generic::vector::Vector;
 use crate::tiers::{
-    BLOCK, BUSY_BLOCKS, BUSY_GROUPS, DENSE_AFTER, DENSE_GROUPS, LOOP_GROUP, PREFETCH_AHEAD,
+    BLOCK, BUSY_BLOCKS, BUSY_GROUPS, DENSE_AFTER, DENSE_GROUPS, LOOP_GROUP, MEMORY_PREFETCH_AHEAD,
+    PREFETCH_AHEAD,
 };
 
 /// A register of zeros for any backend, read by [`State::group_by_mask`] in place of the
@@ -180,7 +182,7 @@ impl<V: Vector> State<V> {
     /// after `BUSY_GROUPS` tested groups in a row with `BUSY_BLOCKS` or more non-ASCII
     /// blocks each, the next `DENSE_GROUPS` groups go through the tables without the tests;
     /// the groups without tests ask for the bytes `PREFETCH_AHEAD` ahead as the tested ones
-    /// do everywhere.
+    /// do everywhere, and every group for those `MEMORY_PREFETCH_AHEAD` ahead.
     ///
     /// `next_in_input`: the next group lies inside the input too (its ASCII tests are then
     /// made here, see [`State::group_by_mask`]).
@@ -195,6 +197,10 @@ impl<V: Vector> State<V> {
         ptr: *const u8,
         next_in_input: bool,
     ) {
+        if FAR {
+            // (The text comes from memory: see `MEMORY_PREFETCH_AHEAD`.)
+            prefetch_blocks::<V>(ptr.wrapping_add(MEMORY_PREFETCH_AHEAD), LOOP_GROUP);
+        }
         // Far into the input, the groups of a dense run are not tested.
         let may_test = !FAR || self.dense_left == 0;
         // SAFETY: the first block lies in the group, within the caller's guarantee.

@@ -23,7 +23,7 @@
 //!               AVX-512: first block not ASCII: everything checked in one pass)
 //!   aligned:    [first block where it lies: ASCII test, else checked]
 //!               ([group: 4 aligned blocks from the first 64-byte boundary: ASCII test,
-//!               else checked; from 2 MiB, the bytes 2 KiB ahead asked for, and
+//!               else checked; from 2 MiB, the bytes 2 and 8 KiB ahead asked for, and
 //!               leading ASCII skipped first, whole groups, 8 KiB ahead asked for])*
 //!               [the rest: as many registers as the longest rest needs, clamped to end
 //!               at the end: ASCII test, else checked] [end-of-input check]
@@ -65,12 +65,12 @@
 //!   boundaries of memory, one ASCII test each; their number, and the rest's registers,
 //!   depend on the length only ([`validate_medium`]); in inputs from
 //!   `MEDIUM_PREFETCH_FROM`, whose text comes from memory, each asks for the bytes
-//!   `PREFETCH_AHEAD` ahead ([`prefetch_blocks`]), and leading ASCII goes first, each
-//!   group its test alone and `ASCII_PREFETCH_AHEAD` asked for. Below `MASKED_BELOW`, every group is
-//!   tested before any of their branches is taken, so that a wrong guess is found as soon
-//!   as it is made, and an input that is all ASCII takes one branch and none of the rest;
-//!   on AVX-512 there, a first block that is not ASCII sends the whole input through one
-//!   pass instead.
+//!   `PREFETCH_AHEAD` and `MEMORY_PREFETCH_AHEAD` ahead ([`prefetch_blocks`]), and leading
+//!   ASCII goes first, each group its test alone and `MEMORY_PREFETCH_AHEAD` asked for.
+//!   Below `MASKED_BELOW`, every group is tested before any of their branches is taken,
+//!   so that a wrong guess is found as soon as it is made, and an input that is all ASCII
+//!   takes one branch and none of the rest; on AVX-512 there, a first block that is not
+//!   ASCII sends the whole input through one pass instead.
 //! - *A branch per group* on AVX2 (`Vector::GROUP_BRANCHES`, [`validate_groups`]), and on
 //!   AVX-512 from `GROUPS_FROM_512` to `GROUP_BRANCHES_BELOW_512`: no branch on
 //!   the whole input (on mixed text, whether a whole message is ASCII is the coin); below
@@ -103,9 +103,9 @@
 use super::lookup::Tables;
 use crate::arch::generic::vector::Vector;
 use crate::tiers::{
-    ASCII_PREFETCH_AHEAD, BLOCK, GROUP_BRANCHES_BELOW_512, LARGE_GROUPS_FROM_512, MASKED_BELOW,
-    MEDIUM_GROUP, MEDIUM_GROUP_512, MEDIUM_LONG_ERROR_TEST, MEDIUM_LONG_FIRST_TEST,
-    MEDIUM_MASK_GROUPS, MEDIUM_PREFETCH_FROM, PREFETCH_AHEAD, REGISTER_512, SHORT_BELOW,
+    BLOCK, GROUP_BRANCHES_BELOW_512, LARGE_GROUPS_FROM_512, MASKED_BELOW, MEDIUM_GROUP,
+    MEDIUM_GROUP_512, MEDIUM_LONG_ERROR_TEST, MEDIUM_LONG_FIRST_TEST, MEDIUM_MASK_GROUPS,
+    MEDIUM_PREFETCH_FROM, MEMORY_PREFETCH_AHEAD, PREFETCH_AHEAD, REGISTER_512, SHORT_BELOW,
     SMALL_GROUP,
 };
 use core::ops::{BitOr, Shl};
@@ -484,7 +484,7 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
             // the first group that is not ASCII is valid.
             // SAFETY: every group tested lies inside `input` (g < groups).
             while g < groups && unsafe { all_ascii::<V>(ptr.add(pos), G) } {
-                prefetch_blocks::<V>(ptr.wrapping_add(pos + ASCII_PREFETCH_AHEAD), G);
+                prefetch_blocks::<V>(ptr.wrapping_add(pos + MEMORY_PREFETCH_AHEAD), G);
                 pos += G * BLOCK;
                 g += 1;
             }
@@ -495,6 +495,7 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
             while g < test_at.min(groups) {
                 if ask_ahead {
                     prefetch_blocks::<V>(ptr.wrapping_add(pos + PREFETCH_AHEAD), G);
+                    prefetch_blocks::<V>(ptr.wrapping_add(pos + MEMORY_PREFETCH_AHEAD), G);
                 }
                 // SAFETY: the group lies inside `input`, 3 <= pos.
                 error = error
