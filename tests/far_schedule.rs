@@ -38,17 +38,6 @@ const LEN: usize = WINDOW.1 + 2 * GROUP + 5;
 /// start, so that chunks start at different places of the groups.
 const CHUNK: usize = 64 * 1024 + 3 * BLOCK + 1;
 
-/// Errors written over the text (std decides what each one makes of the bytes around it).
-const ERRORS: &[&[u8]] = &[
-    &[0x80],                   // a stray continuation byte
-    &[0xC3, b'A'],             // a 2-byte sequence cut short
-    &[0xE0, 0x80, 0x80],       // an overlong 3-byte form
-    &[0xED, 0xA0, 0x80],       // a surrogate
-    &[0xF4, 0x90, 0x80, 0x80], // above U+10FFFF
-    &[0xF0, 0x9F, 0x98],       // a 4-byte sequence cut short
-    &[0xFF],                   // a byte that never appears
-];
-
 /// Whether block `k` of the busy text holds a non-ASCII character: two blocks of three,
 /// so every group holds both kinds and, wherever the main loop's groups start, some of
 /// them start with an ASCII block (and get their ASCII tests).
@@ -116,7 +105,7 @@ fn errors_far_into_a_long_busy_input() {
     let step = if common::full_tier() { 1 } else { 13 };
     let mut input = text.clone();
     let (mut checks, mut invalid, mut inputs) = (0u64, 0u64, 0u64);
-    for error in ERRORS {
+    for error in common::ERRORS_OVER_TEXT {
         for at in (WINDOW.0..WINDOW.1).step_by(step) {
             input[at..at + error.len()].copy_from_slice(error);
             // (A continuation byte written over one can leave the text valid.)
@@ -171,7 +160,7 @@ fn errors_far_into_a_long_busy_input() {
     eprintln!(
         "far schedule: {} error classes at every {step}th offset of {}..{}: {inputs} inputs \
          ({invalid} invalid), {checks} checks",
-        ERRORS.len(),
+        common::ERRORS_OVER_TEXT.len(),
         WINDOW.0,
         WINDOW.1
     );

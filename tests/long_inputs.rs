@@ -18,7 +18,7 @@
 
 mod common;
 
-use common::Tier;
+use common::{Tier, ERRORS_OVER_TEXT};
 use vutf8::tiers::{BLOCK, MEDIUM_GROUP, MEDIUM_PREFETCH_FROM, PREFETCH_AHEAD};
 use vutf8::Validator;
 
@@ -32,20 +32,13 @@ const LENGTHS: [usize; 2] = [
 /// The chunks of the stream (not a whole number of blocks).
 const CHUNK: usize = 256 * 1024 + BLOCK + 3;
 
-/// Errors written over the text (std decides what each one makes of the bytes around it).
-const ERRORS: &[&[u8]] = &[
-    &[0x80],                   // a stray continuation byte
-    &[0xC3, b'A'],             // a 2-byte sequence cut short
-    &[0xE0, 0x80, 0x80],       // an overlong 3-byte form
-    &[0xED, 0xA0, 0x80],       // a surrogate
-    &[0xF4, 0x90, 0x80, 0x80], // above U+10FFFF
-    &[0xF0, 0x9F, 0x98],       // a 4-byte sequence cut short
-    &[0xFF],                   // a byte that never appears
-];
-
 /// The error classes of the reduced tier: the stray continuation byte, the surrogate and
 /// the 4-byte sequence cut short.
-const REDUCED_ERRORS: &[&[u8]] = &[ERRORS[0], ERRORS[3], ERRORS[5]];
+const REDUCED_ERRORS: &[&[u8]] = &[
+    ERRORS_OVER_TEXT[0],
+    ERRORS_OVER_TEXT[3],
+    ERRORS_OVER_TEXT[5],
+];
 
 /// The ASCII that [`text`] starts with: more than a few groups, not a whole number of
 /// blocks, and ending inside the first 4 KiB, where errors go at every stride.
@@ -98,14 +91,14 @@ fn plan() -> Plan {
     match common::tier() {
         Tier::Full => Plan {
             lengths: &LENGTHS,
-            errors: ERRORS,
+            errors: ERRORS_OVER_TEXT,
             step: 7,
             tail_step: 7,
             every: 65536,
         },
         Tier::Sample => Plan {
             lengths: &LENGTHS,
-            errors: ERRORS,
+            errors: ERRORS_OVER_TEXT,
             step: 97,
             tail_step: 37,
             every: 65536,

@@ -161,3 +161,15 @@ pub fn filler(len: usize, phase: usize) -> Vec<u8> {
     out.resize(len, b'z');
     out
 }
+
+/// Seven classes of error, written over valid text by the tests of long inputs
+/// (`far_schedule`, `long_inputs`) (std decides what each one makes of the bytes around it).
+pub const ERRORS_OVER_TEXT: &[&[u8]] = &[
+    &[0x80],                   // a stray continuation byte
+    &[0xC3, b'A'],             // a 2-byte sequence cut short
+    &[0xE0, 0x80, 0x80],       // an overlong 3-byte form
+    &[0xED, 0xA0, 0x80],       // a surrogate
+    &[0xF4, 0x90, 0x80, 0x80], // above U+10FFFF
+    &[0xF0, 0x9F, 0x98],       // a 4-byte sequence cut short
+    &[0xFF],                   // a byte that never appears
+];
