@@ -18,7 +18,6 @@
 mod common;
 
 use vutf8::tiers::{BLOCK, BUSY_BLOCKS, BUSY_GROUPS, DENSE_AFTER, DENSE_GROUPS, LOOP_GROUP};
-use vutf8::Validator;
 
 /// The bytes of one group of the main loop.
 const GROUP: usize = LOOP_GROUP * BLOCK;
@@ -68,14 +67,6 @@ fn busy_text(len: usize) -> Vec<u8> {
     text
 }
 
-/// What std says about `input`, computed from `from` (a character boundary before every
-/// error) to save time: `None` for valid, else `(valid_up_to, error_len)`.
-fn std_from(input: &[u8], from: usize) -> Option<(usize, Option<usize>)> {
-    std::str::from_utf8(&input[from..])
-        .err()
-        .map(|e| (from + e.valid_up_to(), e.error_len()))
-}
-
 #[test]
 fn errors_far_into_a_long_busy_input() {
     // The text must take the path: wherever a group starts, at least `BUSY_BLOCKS` of its
@@ -109,7 +100,7 @@ fn errors_far_into_a_long_busy_input() {
         for at in (WINDOW.0..WINDOW.1).step_by(step) {
             input[at..at + error.len()].copy_from_slice(error);
             // (A continuation byte written over one can leave the text valid.)
-            let want = std_from(&input, from);
+            let want = common::std_verdict_from(&input, from);
             invalid += u64::from(want.is_some());
             for &b in &backends {
                 let got = b.validate(&input).err();
@@ -137,13 +128,8 @@ fn errors_far_into_a_long_busy_input() {
             );
             // A stream in chunks of `CHUNK` bytes: the chunks after `DENSE_AFTER` take the
             // rule from their start.
-            let mut v = Validator::new();
-            let streamed = input
-                .chunks(CHUNK)
-                .try_for_each(|c| v.update(c))
-                .and_then(|()| v.finish());
             assert_eq!(
-                streamed.err().map(|e| (e.valid_up_to(), e.error_len())),
+                common::verdict(common::stream_in_chunks(&input, CHUNK)),
                 want,
                 "Validator in {CHUNK}-byte chunks: {error:02X?} at {at}"
             );

@@ -24,7 +24,7 @@ mod common;
 use std::io::Read;
 
 use vutf8::tiers::{BLOCK, LOOP_GROUP, MEDIUM_BELOW, MEDIUM_GROUP, SHORT_BELOW};
-use vutf8::{Backend, Utf8Error, Validator};
+use vutf8::{Backend, Utf8Error};
 use vutf8_corpus::{generate, Script};
 
 /// Pages: `PROT_NONE`, readable and writable ones (`readable` bytes, enough for the
@@ -103,16 +103,6 @@ impl Drop for Guarded {
     }
 }
 
-/// Streams `input` through a `Validator` in chunks of `size` bytes (each chunk a slice of
-/// the guarded memory, the last one ending where the input ends).
-fn stream(input: &[u8], size: usize) -> Result<(), Utf8Error> {
-    let mut v = Validator::new();
-    for chunk in input.chunks(size) {
-        v.update(chunk)?;
-    }
-    v.finish()
-}
-
 /// Runs every entry point on `input` (in guarded memory) and compares with std and the
 /// scalar reference. Returns the number of calls made.
 fn check(input: &mut [u8], backends: &[Backend]) -> u64 {
@@ -136,7 +126,11 @@ fn check(input: &mut [u8], backends: &[Backend]) -> u64 {
     assert_eq!(vutf8::is_valid(input), want.is_ok(), "is_valid");
     assert_eq!(vutf8::validate_and_count(input).map(|_| ()), want);
     for size in [input.len().max(1), 1, 3, 33] {
-        assert_eq!(stream(input, size), want, "Validator in chunks of {size}");
+        assert_eq!(
+            common::stream_in_chunks(input, size),
+            want,
+            "Validator in chunks of {size}"
+        );
     }
     assert_eq!(
         vutf8::from_utf8_lossy(input),

@@ -20,7 +20,7 @@ mod common;
 
 use common::{Tier, ERRORS_OVER_TEXT};
 use vutf8::tiers::{BLOCK, MEDIUM_GROUP, MEDIUM_PREFETCH_FROM, PREFETCH_AHEAD};
-use vutf8::Validator;
+use vutf8::Backend;
 
 /// The lengths: the first that asks ahead, and one longer by more than the distance asked
 /// ahead, not a whole number of groups or blocks.
@@ -124,22 +124,15 @@ fn offsets(len: usize, plan: &Plan) -> Vec<usize> {
     at
 }
 
-/// What std says about `input`, from `from` (a character boundary before every error) to
-/// save time: `None` for valid, else `(valid_up_to, error_len)`.
-fn std_from(input: &[u8], from: usize) -> Option<(usize, Option<usize>)> {
-    std::str::from_utf8(&input[from..])
-        .err()
-        .map(|e| (from + e.valid_up_to(), e.error_len()))
-}
-
-fn shape(r: Result<(), vutf8::Utf8Error>) -> Option<(usize, Option<usize>)> {
-    r.err().map(|e| (e.valid_up_to(), e.error_len()))
-}
-
-/// Every check of `input` against `want`.
-fn check(input: &[u8], want: Option<(usize, Option<usize>)>, what: &dyn Fn() -> String) {
-    for b in common::backends() {
-        assert_eq!(shape(b.validate(input)), want, "{b}: {}", what());
+/// Every check of `input` against `want`, on each of `backends` and through the API.
+fn check(
+    backends: &[Backend],
+    input: &[u8],
+    want: Option<(usize, Option<usize>)>,
+    what: &dyn Fn() -> String,
+) {
+    for &b in backends {
+        assert_eq!(common::verdict(b.validate(input)), want, "{b}: {}", what());
         assert_eq!(
             b.is_valid(input),
             want.is_none(),
@@ -148,24 +141,25 @@ fn check(input: &[u8], want: Option<(usize, Option<usize>)>, what: &dyn Fn() -> 
         );
     }
     let api = vutf8::from_utf8(input).map(|_| ());
-    assert_eq!(shape(api), want, "from_utf8: {}", what());
+    assert_eq!(common::verdict(api), want, "from_utf8: {}", what());
     assert_eq!(
         vutf8::is_valid(input),
         want.is_none(),
         "is_valid: {}",
         what()
     );
-    let mut v = Validator::new();
-    let streamed = input
-        .chunks(CHUNK)
-        .try_for_each(|c| v.update(c))
-        .and_then(|()| v.finish());
-    assert_eq!(shape(streamed), want, "Validator in chunks: {}", what());
+    assert_eq!(
+        common::verdict(common::stream_in_chunks(input, CHUNK)),
+        want,
+        "Validator in chunks: {}",
+        what()
+    );
 }
 
 #[test]
 fn errors_in_inputs_that_ask_for_the_bytes_ahead() {
     let plan = plan();
+    let backends = common::backends();
     let (mut inputs, mut invalid) = (0u64, 0u64);
     // The texts: mixed at every length, and ASCII all through (the leading skip reaches
     // the end) at the first.
@@ -185,7 +179,9 @@ fn errors_in_inputs_that_ask_for_the_bytes_ahead() {
     texts.push(("ASCII", vec![b'x'; plan.lengths[0]]));
     for (kind, text) in &texts {
         let len = text.len();
-        check(text, None, &|| format!("valid {kind} text of {len} bytes"));
+        check(&backends, text, None, &|| {
+            format!("valid {kind} text of {len} bytes")
+        });
         let mut input = text.clone();
         for error in plan.errors {
             for at in offsets(len, &plan) {
@@ -195,9 +191,9 @@ fn errors_in_inputs_that_ask_for_the_bytes_ahead() {
                 while from > 0 && input[from] & 0xC0 == 0x80 {
                     from -= 1;
                 }
-                let want = std_from(&input, from);
+                let want = common::std_verdict_from(&input, from);
                 invalid += u64::from(want.is_some());
-                check(&input, want, &|| {
+                check(&backends, &input, want, &|| {
                     format!("{:02X?} at {at} of {len} ({kind})", &error[..n])
                 });
                 input[at..at + n].copy_from_slice(&text[at..at + n]);

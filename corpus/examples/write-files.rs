@@ -27,14 +27,10 @@ fn main() -> ExitCode {
         .skip(1)
         .map(|a| size(a).map(|n| (n, a.as_str())))
         .collect();
-    let (Some(dir), Some(sizes)) = (args.first(), sizes) else {
+    let (Some(dir), Some(sizes)) = (args.first(), sizes.filter(|s| !s.is_empty())) else {
         eprintln!("usage: write-files DIR SIZE... (SIZE: bytes, or with K or M)");
         return ExitCode::from(2);
     };
-    if sizes.is_empty() {
-        eprintln!("usage: write-files DIR SIZE... (SIZE: bytes, or with K or M)");
-        return ExitCode::from(2);
-    }
     let dir = PathBuf::from(dir);
     if let Err(e) = std::fs::create_dir_all(&dir) {
         eprintln!("write-files: {}: {e}", dir.display());

@@ -105,6 +105,14 @@ pub fn std_verdict(input: &[u8]) -> Option<(usize, Option<usize>)> {
         .map(|e| (e.valid_up_to(), e.error_len()))
 }
 
+/// [`std_verdict`] of `input` computed from `from`, a character boundary before every error
+/// (the tests of long inputs, to save time): `valid_up_to` counts from the start of `input`.
+pub fn std_verdict_from(input: &[u8], from: usize) -> Option<(usize, Option<usize>)> {
+    std::str::from_utf8(&input[from..])
+        .err()
+        .map(|e| (from + e.valid_up_to(), e.error_len()))
+}
+
 /// The same shape from one of our results.
 pub fn verdict(r: Result<(), vutf8::Utf8Error>) -> Option<(usize, Option<usize>)> {
     r.err().map(|e| (e.valid_up_to(), e.error_len()))
@@ -173,3 +181,13 @@ pub const ERRORS_OVER_TEXT: &[&[u8]] = &[
     &[0xF0, 0x9F, 0x98],       // a 4-byte sequence cut short
     &[0xFF],                   // a byte that never appears
 ];
+
+/// Streams `input` through a `Validator` in chunks of `size` bytes (each chunk a slice of
+/// `input`, the last one ending where the input ends).
+pub fn stream_in_chunks(input: &[u8], size: usize) -> Result<(), vutf8::Utf8Error> {
+    let mut v = vutf8::Validator::new();
+    for chunk in input.chunks(size) {
+        v.update(chunk)?;
+    }
+    v.finish()
+}
