@@ -23,8 +23,9 @@
 //! peer over 64 B - 4 KiB: geometric mean, worst size, sizes below 1.0; against std below
 //! 64 B — each ratio the median over the rounds of the ratio within a round, where both
 //! saw the same messages; and the cliffs: sizes from 8 B on that cost more than 15 % above some larger size;
-//! and `from_utf8` ÷ `is_valid`, also ÷ a control that calls `is_valid` the way `from_utf8`
-//! must be called, [`is_valid_called`], which is timed but not plotted),
+//! and `from_utf8` ÷ `is_valid`, both as the table's columns time them (through a function
+//! pointer) and as a caller's code calls them, each inlined into a loop of its own
+//! ([`pass`]: timed, not plotted),
 //! every sample as CSV (`target/sweep/<build>.csv`) and a plot of ns per call against size
 //! (`docs/sweep-<build>.svg`), one panel per kind. `<build>` is `avx512` for the default
 //! build, `avx2` for a build without vutf8's `avx512` feature (`--no-default-features`: the
@@ -50,22 +51,19 @@ use std::time::Instant;
 use support::{geomean, peers};
 use vutf8_corpus::Rng;
 
-/// A validator of the sweep: its name and whether it is vutf8 (the others are the peers).
+/// A validator of the sweep: its name, whether it is vutf8 (the others are the peers), and
+/// how it is timed.
 struct Contender {
     name: &'static str,
-    f: fn(&[u8]) -> bool,
+    f: Pointer,
     ours: bool,
+    /// `Some` for the two contenders timed with the validator inlined into a loop of their
+    /// own ([`pass`]), which are not plotted (their `f` is the same validator, not called).
+    inlined: Option<Pass>,
 }
 
-/// vutf8's `is_valid` called the way `from_utf8(b).is_ok()` must be: a call whose answer
-/// the caller then uses, where `is_valid` itself, as the whole of a contender, ends in a
-/// jump to the backend. The control for `from_utf8` ÷ `is_valid` ([`CALLED`]).
-#[inline(never)]
-fn is_valid_called(b: &[u8]) -> bool {
-    let valid = vutf8::is_valid(b);
-    black_box(());
-    valid
-}
+/// A timed pass over the messages: ns per call and how many were found valid ([`pass`]).
+type Pass = fn(&Messages) -> (f64, usize);
 
 /// The validators, each called as its users call it (vutf8's through its public functions;
 /// under `--backend`, [`pass`] calls the forced backend instead).
@@ -74,45 +72,59 @@ const CONTENDERS: &[Contender] = &[
         name: "vutf8 is_valid",
         f: vutf8::is_valid,
         ours: true,
+        inlined: None,
     },
     Contender {
         name: "vutf8 from_utf8",
         f: |b| vutf8::from_utf8(b).is_ok(),
         ours: true,
+        inlined: None,
     },
     Contender {
-        name: "vutf8 is_valid called",
-        f: is_valid_called,
+        name: "vutf8 is_valid inlined",
+        f: vutf8::is_valid,
         ours: true,
+        inlined: Some(|m| pass(vutf8::is_valid, m)),
+    },
+    Contender {
+        name: "vutf8 from_utf8 inlined",
+        f: |b| vutf8::from_utf8(b).is_ok(),
+        ours: true,
+        inlined: Some(|m| pass(|b| vutf8::from_utf8(b).is_ok(), m)),
     },
     Contender {
         name: "simdutf8 basic",
         f: |b| simdutf8::basic::from_utf8(b).is_ok(),
         ours: false,
+        inlined: None,
     },
     Contender {
         name: "simdutf8 compat",
         f: |b| simdutf8::compat::from_utf8(b).is_ok(),
         ours: false,
+        inlined: None,
     },
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     Contender {
         name: "simdutf",
         f: simdutf::validate_utf8,
         ours: false,
+        inlined: None,
     },
     Contender {
         name: "std",
         f: |b| core::str::from_utf8(b).is_ok(),
         ours: false,
+        inlined: None,
     },
 ];
 
-/// The index of `vutf8 is_valid`, `from_utf8`, the control of `from_utf8` (not plotted:
-/// it is `is_valid`'s line again) and std in [`CONTENDERS`].
+/// The index of `vutf8 is_valid`, `from_utf8`, the two of them inlined (not plotted: they
+/// are their lines again) and std in [`CONTENDERS`].
 const VUTF8: usize = 0;
 const FROM_UTF8: usize = 1;
-const CALLED: usize = 2;
+const IS_VALID_INLINED: usize = 2;
+const FROM_UTF8_INLINED: usize = 3;
 const STD: usize = CONTENDERS.len() - 1;
 
 /// A kind of text: its name, the corpus file its messages are cut from, and whether each
@@ -311,21 +323,33 @@ impl Messages {
 /// losses and "cliffs" at sizes that were the same in every run, because the seeds were.
 /// Two contenders that share code (vutf8's two, simdutf8's two) must not see the same
 /// messages, or the second would run on branches the first has trained: vutf8's
-/// `from_utf8` and simdutf8's `compat` share a seed of their own, and the control
-/// `is_valid called` has a third. Every size and round has its own messages, so that no
+/// `from_utf8` and simdutf8's `compat` share a seed of their own, and the two inlined
+/// contenders have one each. Every size and round has its own messages, so that no
 /// size runs on branches the size before it trained.
 fn seed(size: usize, round: usize, i: usize, invalid: bool) -> u64 {
     let group: u64 = match CONTENDERS[i].name {
         "vutf8 from_utf8" | "simdutf8 compat" => 1,
-        "vutf8 is_valid called" => 2,
+        "vutf8 is_valid inlined" => 2,
+        "vutf8 from_utf8 inlined" => 3,
         _ => 0,
     };
     (size as u64) << 24 | (round as u64) << 8 | group << 1 | u64::from(invalid)
 }
 
+/// A validator called through a function pointer by [`pass`], as every contender of the
+/// table and the plot is.
+type Pointer = fn(&[u8]) -> bool;
+
 /// Nanoseconds per call of `f` over every message once, and how many it found valid.
+///
+/// `F` a [`Pointer`]: each call goes through the pointer. `F` a function item or a closure:
+/// `f` is inlined into the loop, as a caller's code that calls `is_valid` or `from_utf8`
+/// (both `#[inline]`) has them, one call to the backend each. Through a pointer `is_valid`
+/// is a jump to the backend and `from_utf8(b).is_ok()` a second call around it (its
+/// `Result` is read after the call), which no caller pays (docs/PERFORMANCE.md,
+/// "`from_utf8` ÷ `is_valid` as a caller's code calls them").
 #[inline(never)]
-fn pass(f: fn(&[u8]) -> bool, m: &Messages) -> (f64, usize) {
+fn pass<F: Fn(&[u8]) -> bool>(f: F, m: &Messages) -> (f64, usize) {
     let mut valid = 0;
     let t = Instant::now();
     for &(a, b) in &m.spans {
@@ -364,17 +388,18 @@ fn sweep(kind: &Kind, text: &[u8], o: &Options) -> Vec<Row> {
                 let mut rng = Rng::new(seed(size, round, i, kind.invalid));
                 let m = Messages::new(text, size, kind.invalid, &mut rng);
                 let c = &CONTENDERS[i];
-                let f = match i {
-                    VUTF8 if peers::is_forced() => peers::vutf8_is_valid,
-                    FROM_UTF8 if peers::is_forced() => peers::vutf8_from_utf8_ok,
-                    CALLED if peers::is_forced() => |b: &[u8]| {
-                        let valid = peers::vutf8_is_valid(b);
-                        black_box(());
-                        valid
+                let (ns, valid) = match i {
+                    VUTF8 if peers::is_forced() => pass(peers::vutf8_is_valid as Pointer, &m),
+                    FROM_UTF8 if peers::is_forced() => {
+                        pass(peers::vutf8_from_utf8_ok as Pointer, &m)
+                    }
+                    IS_VALID_INLINED if peers::is_forced() => pass(peers::vutf8_is_valid, &m),
+                    FROM_UTF8_INLINED if peers::is_forced() => pass(peers::vutf8_from_utf8_ok, &m),
+                    _ => match c.inlined {
+                        Some(inlined) => inlined(&m),
+                        None => pass(c.f, &m),
                     },
-                    _ => c.f,
                 };
-                let (ns, valid) = pass(f, &m);
                 let want = if kind.invalid { 0 } else { m.spans.len() };
                 assert_eq!(valid, want, "{} on {} at {size} B", c.name, kind.name);
                 per_size[i].push(ns);
@@ -505,11 +530,20 @@ fn report(kind: &Kind, rows: &[Row]) {
                 format!(" ({})", ranges(&below))
             }
         );
-        let over = |i: usize| geomean(within(64, 4096).map(|r| r.ns[FROM_UTF8] / r.ns[i]));
+        let over = |a: usize, b: usize, lo: usize, hi: usize| {
+            geomean(within(lo, hi).map(|r| r.ns[a] / r.ns[b]))
+        };
+        let worst_band = [(64, 255), (256, 1023), (1024, 4096)]
+            .iter()
+            .map(|&(lo, hi)| (over(FROM_UTF8_INLINED, IS_VALID_INLINED, lo, hi), lo, hi))
+            .fold((0.0, 0, 0), |a, b| if b.0 > a.0 { b } else { a });
         println!(
-            "- `from_utf8` ÷ `is_valid` time, geometric mean over the same sizes: {:.3}; ÷ `is_valid` called as `from_utf8` is (its answer then used, no jump to the backend): {:.3}",
-            over(VUTF8),
-            over(CALLED)
+            "- `from_utf8` ÷ `is_valid` time, geometric mean over the same sizes, each inlined into the caller's loop: **{:.3}** (the highest of 64-255 B, 256 B - 1 KiB and 1-4 KiB: {:.3} at {}-{} B); through a function pointer, as in the table: {:.3}",
+            over(FROM_UTF8_INLINED, IS_VALID_INLINED, 64, 4096),
+            worst_band.0,
+            worst_band.1,
+            worst_band.2,
+            over(FROM_UTF8, VUTF8, 64, 4096),
         );
     }
     let small: Vec<(usize, f64)> = within(8, 63).map(|r| (r.size, r.std_ratio)).collect();
@@ -636,7 +670,7 @@ fn plot(
         for (line, (i, c)) in CONTENDERS
             .iter()
             .enumerate()
-            .filter(|&(i, _)| i != CALLED)
+            .filter(|&(_, c)| c.inlined.is_none())
             .enumerate()
         {
             let color = colors[line % colors.len()];
