@@ -1,7 +1,7 @@
 //! Inputs long enough that their text comes from memory (`vutf8::tiers::MEDIUM_PREFETCH_FROM`,
 //! 2 MiB, and more): there AVX-512's medium path asks for the bytes `PREFETCH_AHEAD` ahead
-//! in every group, and the main loop of the other backends, far into the input, in its
-//! groups without ASCII tests too. A prefetch changes no answer, but the compiler may give
+//! (and further, up to `MEMORY_PREFETCH_FAR`) in every group, and the main loop of the
+//! other backends, far into the input, in its groups without ASCII tests too. A prefetch changes no answer, but the compiler may give
 //! the path that asks a loop of its own, and the requests run past the end of the input:
 //! so every backend this CPU has, the public API and a `Validator` fed chunks must report
 //! what `core::str::from_utf8` does, on valid text and with errors near the start, across
@@ -19,14 +19,16 @@
 mod common;
 
 use common::{Tier, ERRORS_OVER_TEXT};
-use vutf8::tiers::{BLOCK, MEDIUM_GROUP, MEDIUM_PREFETCH_FROM, PREFETCH_AHEAD};
+use vutf8::tiers::{
+    BLOCK, MEDIUM_GROUP, MEDIUM_PREFETCH_FROM, MEMORY_PREFETCH_FAR, PREFETCH_AHEAD,
+};
 use vutf8::Backend;
 
-/// The lengths: the first that asks ahead, and one longer by more than the distance asked
-/// ahead, not a whole number of groups or blocks.
+/// The lengths: the first that asks ahead, and one longer by more than the farthest
+/// distance asked ahead, not a whole number of groups or blocks.
 const LENGTHS: [usize; 2] = [
     MEDIUM_PREFETCH_FROM,
-    MEDIUM_PREFETCH_FROM + 2 * PREFETCH_AHEAD + 3 * BLOCK + 5,
+    MEDIUM_PREFETCH_FROM + 2 * MEMORY_PREFETCH_FAR + 3 * BLOCK + 5,
 ];
 
 /// The chunks of the stream (not a whole number of blocks).

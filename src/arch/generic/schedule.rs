@@ -65,8 +65,9 @@
 //!   boundaries of memory, one ASCII test each; their number, and the rest's registers,
 //!   depend on the length only ([`validate_medium`]); in inputs from
 //!   `MEDIUM_PREFETCH_FROM`, whose text comes from memory, each asks for the bytes
-//!   `PREFETCH_AHEAD` and `MEMORY_PREFETCH_AHEAD` ahead ([`prefetch_blocks`]), and leading
-//!   ASCII goes first, each group its test alone and `MEMORY_PREFETCH_AHEAD` asked for.
+//!   `PREFETCH_AHEAD`, `MEMORY_PREFETCH_AHEAD` and `MEMORY_PREFETCH_FAR` ahead
+//!   ([`prefetch_blocks`]), and leading ASCII goes first, each group its test alone and
+//!   `MEMORY_PREFETCH_AHEAD` asked for.
 //!   Below `MASKED_BELOW`, every group is tested before any of their branches is taken,
 //!   so that a wrong guess is found as soon as it is made, and an input that is all ASCII
 //!   takes one branch and none of the rest; on AVX-512 there, a first block that is not
@@ -105,8 +106,8 @@ use crate::arch::generic::vector::Vector;
 use crate::tiers::{
     BLOCK, GROUP_BRANCHES_BELOW_512, LARGE_GROUPS_FROM_512, MASKED_BELOW, MEDIUM_GROUP,
     MEDIUM_GROUP_512, MEDIUM_LONG_ERROR_TEST, MEDIUM_LONG_FIRST_TEST, MEDIUM_MASK_GROUPS,
-    MEDIUM_PREFETCH_FROM, MEMORY_PREFETCH_AHEAD, PREFETCH_AHEAD, REGISTER_512, SHORT_BELOW,
-    SMALL_GROUP,
+    MEDIUM_PREFETCH_FROM, MEMORY_PREFETCH_AHEAD, MEMORY_PREFETCH_FAR, PREFETCH_AHEAD, REGISTER_512,
+    SHORT_BELOW, SMALL_GROUP,
 };
 use core::ops::{BitOr, Shl};
 
@@ -496,6 +497,7 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
                 if ask_ahead {
                     prefetch_blocks::<V>(ptr.wrapping_add(pos + PREFETCH_AHEAD), G);
                     prefetch_blocks::<V>(ptr.wrapping_add(pos + MEMORY_PREFETCH_AHEAD), G);
+                    prefetch_blocks::<V>(ptr.wrapping_add(pos + MEMORY_PREFETCH_FAR), G);
                 }
                 // SAFETY: the group lies inside `input`, 3 <= pos.
                 error = error
