@@ -97,7 +97,7 @@ def main(argv):
             worst = min(mid, key=lambda s: ratio[s])
             fu = geomean([med(d[s]["vutf8 from_utf8"] / d[s]["vutf8 is_valid"] for d in data)
                           for s in mid])
-            # Each inlined into the caller's loop (bench/benches/sweep.rs, `pass_inlined`);
+            # Each inlined into the caller's loop (bench/benches/sweep.rs, `pass`);
             # CSVs of before 2026-12-03 have the control `is_valid called` instead.
             pair = (("vutf8 from_utf8 inlined", "vutf8 is_valid inlined")
                     if "vutf8 is_valid inlined" in data[0][mid[0]]
