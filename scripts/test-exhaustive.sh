@@ -7,8 +7,9 @@
 #     (tests/boundary_sweep.rs); every cut of a parallel validation (tests/parallel.rs);
 #     records of every length at every alignment (tests/records.rs); far into a long input
 #     (tests/far_schedule.rs); inputs that ask for the bytes ahead, every 7th offset of
-#     their windows (tests/long_inputs.rs, about 10 s). The rest of the suite has one tier, which the README's test
-#     command runs (its test profile is at opt-level 3 too); it is not built again here.
+#     their windows (tests/long_inputs.rs, about 10 s). The rest of the suite has one
+#     tier, which the README's test command runs (its test profile is at opt-level 3
+#     too); it is not built again here.
 #  2. Every 4-byte string that starts with a byte 80..FF (2^31; one that starts with ASCII
 #     is a character and a 3-byte string, which part 1 checks) inside long inputs on the
 #     selected backend (tests/exhaustive_u32.rs, an ignored test; VUTF8_U32_FIRST=00..FF

@@ -333,17 +333,18 @@ pub const MEMORY_PREFETCH_AHEAD: usize = 4 * PREFETCH_AHEAD;
 /// Every group of AVX-512's inputs from [`MEDIUM_PREFETCH_FROM`] also asks for the group
 /// this many bytes ahead (16 KiB), a third request beside [`PREFETCH_AHEAD`] and
 /// [`MEMORY_PREFETCH_AHEAD`]: on an AMD Zen 5 its busy text (CJK, mixed, real text) from
-/// memory read 1.1-1.5x faster with it, at 26-34 GB/s against 20-24 where it reads 58-63
-/// from the L2 cache, and ASCII (which skips ahead on its own) no slower
-/// (docs/PERFORMANCE.md, "AVX-512 asks 16 KiB ahead as well").
+/// memory read faster with it, most when memory was slow to answer, text in the L3 cache
+/// and ASCII (which skips ahead on its own) no slower (docs/PERFORMANCE.md, "AVX-512 asks
+/// 16 KiB ahead as well").
 pub const MEMORY_PREFETCH_FAR: usize = 2 * MEMORY_PREFETCH_AHEAD;
 
 /// Inputs of the medium path this long (2 MiB; AVX-512's whole files, the only ones of its
 /// inputs this long) ask in every group for the bytes [`PREFETCH_AHEAD`],
-/// [`MEMORY_PREFETCH_AHEAD`] and [`MEMORY_PREFETCH_FAR`] ahead, one prefetch per block each, and their leading ASCII is
-/// skipped whole groups at a time before anything else: on an AMD Zen 5 text from the L3
-/// cache or from memory was faster for it, and from 1 MiB ASCII in the L2 cache slower
-/// (docs/PERFORMANCE.md, "Long inputs ask for the bytes ahead").
+/// [`MEMORY_PREFETCH_AHEAD`] and [`MEMORY_PREFETCH_FAR`] ahead, one prefetch per block
+/// each, and their leading ASCII is skipped whole groups at a time before anything else: on
+/// an AMD Zen 5 text from the L3 cache or from memory was faster for it, and from 1 MiB
+/// ASCII in the L2 cache slower (docs/PERFORMANCE.md, "Long inputs ask for the bytes
+/// ahead").
 pub const MEDIUM_PREFETCH_FROM: usize = 2 << 20;
 
 /// From this offset on (1 MiB), a run of busy groups in the main loop — `BUSY_GROUPS`
