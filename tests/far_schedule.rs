@@ -89,10 +89,7 @@ fn errors_far_into_a_long_busy_input() {
     assert!(vutf8::from_utf8(&text).is_ok() && vutf8::is_valid(&text));
 
     // Errors start in the window; the character boundary before it is where std starts.
-    let mut from = WINDOW.0 - BLOCK;
-    while text[from] & 0xC0 == 0x80 {
-        from -= 1;
-    }
+    let from = common::char_start(&text, WINDOW.0 - BLOCK);
     let step = if common::full_tier() { 1 } else { 13 };
     let mut input = text.clone();
     let (mut checks, mut invalid, mut inputs) = (0u64, 0u64, 0u64);

@@ -1,11 +1,12 @@
-//! Inputs long enough that their text comes from memory (`vutf8::tiers::MEDIUM_PREFETCH_FROM`,
-//! 2 MiB, and more): there AVX-512's medium path asks for the bytes `PREFETCH_AHEAD` ahead
-//! (and further, up to `MEMORY_PREFETCH_FAR`) in every group, and the main loop of the
-//! other backends, far into the input, in its groups without ASCII tests too. A prefetch changes no answer, but the compiler may give
-//! the path that asks a loop of its own, and the requests run past the end of the input:
-//! so every backend this CPU has, the public API and a `Validator` fed chunks must report
-//! what `core::str::from_utf8` does, on valid text and with errors near the start, across
-//! the input and in the last groups, whose requests lie past the end.
+//! Inputs long enough that their text comes from memory
+//! (`vutf8::tiers::MEDIUM_PREFETCH_FROM`, 2 MiB, and more): there AVX-512's medium path
+//! asks for the bytes `PREFETCH_AHEAD` ahead (and further, up to `MEMORY_PREFETCH_FAR`) in
+//! every group, and the main loop of the other backends, far into the input, in its groups
+//! without ASCII tests too. A prefetch changes no answer, but the compiler may give the
+//! path that asks a loop of its own, and the requests run past the end of the input: so
+//! every backend this CPU has, the public API and a `Validator` fed chunks must report what
+//! `core::str::from_utf8` does, on valid text and with errors near the start, across the
+//! input and in the last groups, whose requests lie past the end.
 //!
 //! The text starts with a few groups of ASCII (AVX-512 skips leading ASCII first there,
 //! asking further ahead), then alternates runs of ASCII and runs of blocks that each hold
@@ -189,10 +190,7 @@ fn errors_in_inputs_that_ask_for_the_bytes_ahead() {
             for at in offsets(len, &plan) {
                 let n = error.len().min(len - at);
                 input[at..at + n].copy_from_slice(&error[..n]);
-                let mut from = at.saturating_sub(BLOCK);
-                while from > 0 && input[from] & 0xC0 == 0x80 {
-                    from -= 1;
-                }
+                let from = common::char_start(&input, at.saturating_sub(BLOCK));
                 let want = common::std_verdict_from(&input, from);
                 invalid += u64::from(want.is_some());
                 check(&backends, &input, want, &|| {

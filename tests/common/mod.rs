@@ -113,6 +113,15 @@ pub fn std_verdict_from(input: &[u8], from: usize) -> Option<(usize, Option<usiz
         .map(|e| (from + e.valid_up_to(), e.error_len()))
 }
 
+/// The start of the character that holds byte `at` of `text`: `at` backed up over
+/// continuation bytes (to 0 at most), the place [`std_verdict_from`] may start.
+pub fn char_start(text: &[u8], mut at: usize) -> usize {
+    while at > 0 && text[at] & 0xC0 == 0x80 {
+        at -= 1;
+    }
+    at
+}
+
 /// The same shape from one of our results.
 pub fn verdict(r: Result<(), vutf8::Utf8Error>) -> Option<(usize, Option<usize>)> {
     r.err().map(|e| (e.valid_up_to(), e.error_len()))
