@@ -33,5 +33,6 @@ fn _vutf8(m: &Bound<'_, PyModule>) -> PyResult<()> {
     records::register(m)?;
     stream::register(m)?;
     arrow::register(m)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("DETACH_MIN", buffer::DETACH_MIN)
 }

@@ -5,6 +5,7 @@ the stubs and the `py.typed` marker."""
 from __future__ import annotations
 
 import ast
+import importlib.metadata
 import inspect
 from pathlib import Path
 
@@ -32,7 +33,7 @@ def stub_names(name: str) -> set[str]:
 
 
 def test_native_stub_matches_the_module() -> None:
-    native = {n for n in dir(_vutf8) if not n.startswith("__")}
+    native = {n for n in dir(_vutf8) if not n.startswith("__") or n == "__version__"}
     aliases = {"Policy", "Delimiter"}  # type aliases of the stub only
     assert stub_names("_vutf8.pyi") - aliases == native
 
@@ -59,3 +60,15 @@ def test_every_function_and_class_is_documented() -> None:
 def test_the_wheel_ships_the_stubs_and_py_typed() -> None:
     for name in ("py.typed", "__init__.pyi", "_vutf8.pyi", "arrow.py"):
         assert (PACKAGE / name).is_file(), name
+
+
+def test_version_and_licence_metadata() -> None:
+    # One version for both halves (the Rust crate's), the licence as an SPDX expression
+    # and both licence texts in the installed distribution.
+    dist = importlib.metadata.distribution("vutf8")
+    assert vutf8.__version__ == dist.version
+    assert dist.metadata["License-Expression"] == "MIT OR Apache-2.0"
+    files = {Path(f).name for f in dist.metadata.get_all("License-File") or []}
+    assert files == {"LICENSE-MIT", "LICENSE-APACHE"}
+    shipped = {f.name for f in dist.files or [] if f.name.startswith("LICENSE-")}
+    assert shipped == {"LICENSE-MIT", "LICENSE-APACHE"}

@@ -28,6 +28,7 @@ from typing import IO
 
 from vutf8._vutf8 import (
     DETACH_MIN,
+    __version__,
     POLICIES,
     Utf8Error,
     Validator,
@@ -41,6 +42,7 @@ from vutf8._vutf8 import (
 
 __all__ = [
     "DETACH_MIN",
+    "__version__",
     "POLICIES",
     "Utf8Error",
     "Validator",

@@ -5,6 +5,7 @@ from typing import IO, Final
 
 from vutf8 import arrow as arrow
 from vutf8._vutf8 import DETACH_MIN as DETACH_MIN
+from vutf8._vutf8 import __version__ as __version__
 from vutf8._vutf8 import POLICIES as POLICIES
 from vutf8._vutf8 import Utf8Error as Utf8Error
 from vutf8._vutf8 import Validator as Validator

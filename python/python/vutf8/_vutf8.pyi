@@ -4,6 +4,8 @@ from typing import Any, Final, Literal, final
 
 from typing_extensions import Buffer, CapsuleType
 
+#: The package's version (the Rust crate's).
+__version__: Final[str]
 #: Inputs of at least this many bytes are read with the GIL released.
 DETACH_MIN: Final[int]
 #: The repair policies' names: ("replace", "escape", "windows-1252", "drop", "strict").
