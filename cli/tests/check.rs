@@ -324,7 +324,31 @@ fn stdin_fed_in_small_pieces() {
 
 #[test]
 fn directory_tree_with_an_unreadable_file_and_a_dangling_symlink() {
-    let dir = tempfile::tempdir().unwrap();
+    // Root reads files whatever their mode: then vutf8 runs as nobody (uid 65534), who
+    // cannot, and who must reach the tree and the binary. The binary is copied into the
+    // temporary directory (the target directory may sit in a home of mode 0700), and the
+    // temporary directory goes where others can pass: $TMPDIR, else /tmp.
+    let as_nobody = common::is_root();
+    let dir = if as_nobody {
+        let others_pass = |d: &Path| {
+            d.ancestors()
+                .all(|a| std::fs::metadata(a).is_ok_and(|m| m.permissions().mode() & 0o001 != 0))
+        };
+        let Some(base) = [std::env::temp_dir(), "/tmp".into()]
+            .into_iter()
+            .find(|d| others_pass(d))
+        else {
+            eprintln!(
+                "skipped: run as root, this test runs vutf8 as the user nobody, and nobody \
+                 cannot enter $TMPDIR ({}) or /tmp",
+                std::env::temp_dir().display()
+            );
+            return;
+        };
+        tempfile::tempdir_in(base).unwrap()
+    } else {
+        tempfile::tempdir().unwrap()
+    };
     let root = dir.path().join("tree");
     write(&root, "a.txt", "valid ✓\n".as_bytes());
     write(&root, "b/bad.txt", b"x\n\xC0\xAF");
@@ -333,12 +357,18 @@ fn directory_tree_with_an_unreadable_file_and_a_dangling_symlink() {
     std::fs::set_permissions(&secret, std::fs::Permissions::from_mode(0o000)).unwrap();
     symlink(root.join("missing"), root.join("dangling")).unwrap();
     symlink(root.join("b/bad.txt"), root.join("link.txt")).unwrap();
-    // Root reads files whatever their mode: then run as nobody, who cannot.
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let binary = if as_nobody {
+        let copy = dir.path().join("vutf8");
+        std::fs::copy(env!("CARGO_BIN_EXE_vutf8"), &copy).unwrap();
+        copy
+    } else {
+        env!("CARGO_BIN_EXE_vutf8").into()
+    };
     let command = |args: &[&str]| {
-        let mut cmd = vutf8();
+        let mut cmd = std::process::Command::new(&binary);
         cmd.args(args).arg(&root);
-        if common::is_root() {
+        if as_nobody {
             cmd.uid(65534).gid(65534);
         }
         run_cmd(cmd, b"")
