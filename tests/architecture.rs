@@ -103,6 +103,59 @@ fn the_map_names_every_file_and_only_files_that_exist() {
     );
 }
 
+/// The members of the root `Cargo.toml`'s `[workspace]` (their folders, `.` for the root)
+/// and each one's package name.
+fn workspace_members() -> Vec<(String, String)> {
+    let manifest = fs::read_to_string(root().join("Cargo.toml")).expect("read Cargo.toml");
+    let list = manifest
+        .split_once("members = [")
+        .and_then(|(_, rest)| rest.split_once(']'))
+        .expect("a `members = [...]` list in Cargo.toml")
+        .0;
+    list.split(',')
+        .map(|m| m.trim().trim_matches('"').to_string())
+        .filter(|m| !m.is_empty())
+        .map(|folder| {
+            let own = fs::read_to_string(root().join(&folder).join("Cargo.toml"))
+                .unwrap_or_else(|e| panic!("read {folder}/Cargo.toml: {e}"));
+            let name = own
+                .lines()
+                .find_map(|l| l.strip_prefix("name = \""))
+                .and_then(|l| l.strip_suffix('"'))
+                .unwrap_or_else(|| panic!("{folder}/Cargo.toml names its package"))
+                .to_string();
+            (folder, name)
+        })
+        .collect()
+}
+
+#[test]
+fn the_map_names_every_workspace_member() {
+    let map = fs::read_to_string(root().join("docs/ARCHITECTURE.md")).expect("read the map");
+    let members = workspace_members();
+    assert!(members.len() >= 8, "{members:?}");
+    let missing: Vec<&(String, String)> = members
+        .iter()
+        .filter(|(folder, name)| {
+            let folder = if folder == "." {
+                "`.`".to_string()
+            } else {
+                format!("`{folder}/`")
+            };
+            let name = format!("`{name}`");
+            // A row of the members' table: `| folder | crate | ...`.
+            !map.lines().any(|l| {
+                let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+                cells.len() > 3 && cells[1] == folder && cells[2] == name
+            })
+        })
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "docs/ARCHITECTURE.md's table of workspace members misses (folder, crate): {missing:?}"
+    );
+}
+
 /// A crate's modules: module path (`arch::generic::schedule`; "" for the root) -> its file.
 fn modules(dir: &str, root_file: &str) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
