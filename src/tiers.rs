@@ -83,12 +83,13 @@ pub const REGISTER_256: usize = 32;
 pub const REGISTER_512: usize = 64;
 
 /// Inputs shorter than this (up to 512 bytes) take the short path: straight through their
-/// registers, with an ASCII test of the first block and then of the others, and no per-block tests,
-/// which for a few blocks cost more than they save (docs/PERFORMANCE.md#short-path); on AVX-512
-/// only those shorter than `GROUPS_FROM_512`, with AVX2 those shorter than [`GROUPS_FROM_256`]
-/// ([`GROUPS_FROM_UNITS_128`] on 128-bit units). Must be more than `(1 + MEDIUM_GROUP) * BLOCK`
-/// (the medium path of the 128- and 256-bit backends runs at least one group) and at least `2 *
-/// BLOCK` (the main loop's overlapping last block reads the register before it).
+/// registers, with an ASCII test of the first block and then of the others, and no
+/// per-block tests, which for a few blocks cost more than they save
+/// (docs/PERFORMANCE.md#short-path); on AVX-512 only those shorter than `GROUPS_FROM_512`,
+/// with AVX2 those shorter than [`GROUPS_FROM_256`] ([`GROUPS_FROM_UNITS_128`] on 128-bit
+/// units). Must be more than `(1 + MEDIUM_GROUP) * BLOCK` (the medium path of the 128- and
+/// 256-bit backends runs at least one group) and at least `2 * BLOCK` (the main loop's
+/// overlapping last block reads the register before it).
 pub const SHORT_BELOW: usize = 8 * BLOCK + 1;
 
 /// On CPUs whose AVX2 runs on 256-bit units, inputs from this many bytes (384) up to
