@@ -2,40 +2,37 @@
 # A/B: this working tree's `vutf8::is_valid` against the same function at an earlier commit,
 # side by side in one process, with simdutf8 `basic` as the fixed point. Timing both versions
 # in one run removes most of a shared machine's drift, which moves the corpus benchmark's
-# ratios by 5-10 % from run to run (docs/PERFORMANCE.md, "What each optimisation bought").
+# ratios from run to run by more than most changes are worth (docs/PERFORMANCE.md#method-ab).
 #
 # Usage: scripts/ab-compare.sh [--base REV] [--rounds N] [--aa] [--no-avx512]
 #                              [--messages MIN:MAX:STEP] FILE...
 #   REV: the commit to compare with (default HEAD: uncommitted changes against the last
 #   commit). N: rounds (default 9); the figures are the medians of the rounds. --aa: "new"
 #   is a second copy of REV instead of the working tree: the ratios then show what the
-#   harness cannot tell apart, which should be within about 1 %. --no-avx512: both sides
+#   harness cannot tell apart (docs/PERFORMANCE.md#method-ab). --no-avx512: both sides
 #   built without vutf8's `avx512` feature (the path of an AVX2-only CPU). Every FILE
 #   must be valid UTF-8. Two tables: batches (each round times the three validators on each
 #   file in turn, 3 ms each, after one call not timed), and text not seen before (each round
 #   walks all the files, one call per validator and file, each file read into the cache
-#   just before: docs/PERFORMANCE.md, "Text not seen before"). --messages: per call instead
+#   just before: docs/PERFORMANCE.md#method-unseen). --messages: per call instead
 #   of whole files: for every size from MIN to MAX bytes every STEP, each round cuts fresh
 #   messages of exactly that size from each FILE (at character boundaries, padded with
 #   spaces, each 8 bytes past a 64-byte boundary, as the per-call sweep places them) and
 #   times one call per message and side; it prints new/base per size and their geometric
 #   mean per file. A first look: two versions taking turns in one process disturb each
-#   other's short calls (messages all ASCII read 5-19 % slower here, 1-3 % by the sweep:
-#   docs/PERFORMANCE.md, "AVX-512: a branch per group from 1 KiB"); confirm with two
-#   sweep builds run in alternating order (run always in the same order, the second of two
-#   copies of one sweep binary read English HTML 0.87-0.93x the first's time: "A bias in
-#   two-binary sweep A/Bs"). The validators' order
-#   changes from round to round so that each runs first, and after each other, equally
-#   often: who ran just before moved a large file's figures by up to a third, whatever the
-#   code ("Who runs before whom").
+#   other's short calls, and read some differences larger than the sweep does
+#   (docs/PERFORMANCE.md#method-ab); confirm with two sweep builds run in alternating order
+#   (run always in the same order, the second of two copies of one sweep binary reads
+#   faster: docs/PERFORMANCE.md#method-sweep). The validators' order changes from round to
+#   round so that each runs first, and after each other, equally often: who ran just before
+#   moves a large file's figures, whatever the code (docs/PERFORMANCE.md#method-order).
 #
 # It builds in target/ab/: a `git worktree` of REV whose package is renamed `vutf8_base`,
 # and a small binary that depends on both trees and on simdutf8, with every loop aligned to
 # 64 bytes (`-C llvm-args=-align-loops=64`; AB_RUSTFLAGS replaces it). Without that, where
-# the link happens to put each copy's loops decides up to 8 % per file on the Zen 3, more
-# than most changes are worth: two copies of the same commit measured 0.92-1.04x each
-# other (geometric means), depending only on the harness's source; with it, 0.99-1.01x
-# (docs/PERFORMANCE.md, "Two copies of the same code").
+# the link happens to put each copy's loops decides more per file than most changes are
+# worth: two copies of the same commit read apart, depending only on the harness's source
+# (docs/PERFORMANCE.md#method-layout).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)

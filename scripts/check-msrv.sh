@@ -13,7 +13,7 @@
 #     this code base could reach for: `#[target_feature]` (on a safe function, 1.86),
 #     `asm_goto` (1.87), `cfg(true)`/`cfg(false)` and `#[unsafe(naked)]` (1.88), AVX-512
 #     target features (1.89). The library and the CLI may (their 1.89 was raised for the
-#     AVX-512 backend, on by default since issue 13); let chains (1.88) need edition 2024,
+#     AVX-512 backend, on by default); let chains (1.88) need edition 2024,
 #     which no crate uses.
 #
 # VUTF8_MSRV_CLIPPY=done leaves part 1 to the caller, which has run clippy over every crate

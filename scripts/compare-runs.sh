@@ -3,7 +3,7 @@
 # tables with every cell replaced by the median of the N runs (ratios included: the median
 # of the per-run ratios, each measured side by side). On a shared, noisy machine one run
 # can be unlucky as a whole (another job on the other core for minutes); the median of
-# separate runs is what docs/PERFORMANCE.md quotes. Each run's own output is kept in
+# separate runs is what docs/PERFORMANCE.md#figures quotes. Each run's own output is kept in
 # target/compare-runs/.
 #
 # Usage: scripts/compare-runs.sh N [--features F] [--no-avx512] [--aligned] [compare
@@ -11,8 +11,8 @@
 # `--features F` goes to cargo; `--no-avx512` builds vutf8 without its `avx512` feature (the
 # path of an AVX2-only CPU, measured on an AVX-512 one); `--aligned` builds with every
 # function and loop on a 64-byte boundary, as scripts/sweep.sh does (scripts/lib/aligned.sh:
-# a plain build's figures are those of one layout, which on an Intel Xeon moved a whole file
-# by 1.3x); everything else to the benchmark. The plot written to docs/compare.svg (with
+# a plain build's figures are those of one layout: docs/PERFORMANCE.md#method-layout);
+# everything else to the benchmark. The plot written to docs/compare.svg (with
 # --real: docs/compare-real.svg) is the last run's.
 set -euo pipefail
 cd "$(dirname "$0")/.."

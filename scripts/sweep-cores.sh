@@ -2,8 +2,8 @@
 # The per-call sweep (bench/benches/sweep.rs) on a machine of many cores: one process per
 # kind of text and per sweep binary, each pinned to a core of its own, all at once, so that
 # the full sweep of both builds (every size from 1 to 4,160 B, 27 rounds, five kinds) takes
-# the time of its slowest kind rather than the sum of ten (on a 16-core Intel Xeon, 2.5-3
-# minutes in place of about 15). Each process writes its own CSV and summary; run it several
+# the time of its slowest kind rather than the sum of ten (docs/PERFORMANCE.md#reproduce
+# says how long). Each process writes its own CSV and summary; run it several
 # times into different folders and read the runs together with scripts/sweep-median.py.
 #
 # Usage: scripts/sweep-cores.sh OUT BIN... [-- SWEEP-OPTIONS]

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The per-call sweep's CSVs of several runs, read together: for each kind of text, the
 median over the runs of each size's vutf8 time and of its ratio to the fastest peer, and
-from them what issue 30 asks (docs/PERFORMANCE.md, "Per call").
+from them the per-call marks (docs/PERFORMANCE.md#method-sweep).
 
 Usage: scripts/sweep-median.py [--exclude NAME,...] [--smooth N] CSV...
 
@@ -98,7 +98,7 @@ def main(argv):
             fu = geomean([med(d[s]["vutf8 from_utf8"] / d[s]["vutf8 is_valid"] for d in data)
                           for s in mid])
             # Each inlined into the caller's loop (bench/benches/sweep.rs, `pass`);
-            # CSVs of before 2026-12-03 have the control `is_valid called` instead.
+            # Older CSVs have the control `is_valid called` instead.
             pair = (("vutf8 from_utf8 inlined", "vutf8 is_valid inlined")
                     if "vutf8 is_valid inlined" in data[0][mid[0]]
                     else ("vutf8 from_utf8", "vutf8 is_valid called"))

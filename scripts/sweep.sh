@@ -9,13 +9,12 @@
 #   SWEEP-OPTIONS: the sweep's own (--rounds, --min, --max, --step, --kinds, --no-plot...).
 #
 # Why aligned: built plainly, where the link happens to put vutf8's functions moves the
-# sweep's ratios by 4-8 % (scripts/lib/aligned.sh, which holds the flags, says more).
-# SWEEP_RUSTFLAGS replaces the flags;
-# SWEEP_TARGET_DIR the folder (default target/aligned, so that the plain build's cache in
-# target/ is kept). To compare two builds, run them in alternating order (A B, B A, ...):
-# run always in the same order, the second of two copies of one binary read English HTML
-# 0.87-0.93x the first's time (docs/PERFORMANCE.md, "A bias in two-binary sweep A/Bs");
-# `scripts/ab-compare.sh --messages` compares two commits in one process, as a first look.
+# sweep's ratios (scripts/lib/aligned.sh, which holds the flags, says more).
+# SWEEP_RUSTFLAGS replaces the flags; SWEEP_TARGET_DIR the folder (default target/aligned,
+# so that the plain build's cache in target/ is kept). To compare two builds, run them in
+# alternating order (A B, B A, ...): run always in the same order, the second of two copies
+# of one binary reads faster (docs/PERFORMANCE.md#method-sweep); `scripts/ab-compare.sh
+# --messages` compares two commits in one process, as a first look.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 features=()

@@ -52,15 +52,14 @@ fn entry(input: &[u8], run: impl FnOnce(&[u8]) -> Result<(), usize>) -> Result<(
 
 /// Checks `input` and returns the first error, if any, with the exact position.
 ///
-/// Below `tiers::MEDIUM_BELOW` every path of every vector backend reports an error as
-/// `Err(0)` (the main loop alone says where its failed group starts), so there the
-/// yes-or-no column (`arch::is_valid`, which [`is_valid_at`] calls) gives the same `from`,
-/// and costs less to call: the `Result` entry lost its jumps to the paths to the compiler,
-/// which saw that they always say `Err(0)` and changed what they return
-/// (docs/PERFORMANCE.md, "Per call"). (Without a vector backend the scalar fallback's exact
-/// position is lost, and found again from the start, on the cold path.) The lengths from
-/// `tiers::WORD_BELOW` to `MEDIUM_BELOW` are tested first, as one range (one compare,
-/// where the word's and the medium path's bounds in turn took two, inlined into every
+/// Below `tiers::MEDIUM_BELOW` every path of every vector backend reports an error as `Err(0)` (the
+/// main loop alone says where its failed group starts), so there the yes-or-no column
+/// (`arch::is_valid`, which [`is_valid_at`] calls) gives the same `from`, and costs less to call: a
+/// `Result` entry loses its jumps to the paths to the compiler, which sees that they always say
+/// `Err(0)` and changes what they return (docs/PERFORMANCE.md#from-utf8-entry). (Without a vector
+/// backend the scalar fallback's exact position is lost, and found again from the start, on the
+/// cold path.) The lengths from `tiers::WORD_BELOW` to `MEDIUM_BELOW` are tested first, as one
+/// range (one compare, not the word's and the medium path's bounds in turn, inlined into every
 /// caller); the rest go through [`entry`].
 #[inline]
 pub(crate) fn validate(input: &[u8]) -> Result<(), Utf8Error> {

@@ -33,9 +33,7 @@ use crate::grammar::floor_boundary;
 
 /// Inputs shorter than this many bytes (2 MiB) are validated on the calling thread by
 /// [`par_from_utf8`] and [`par_is_valid`]: for them, waking the thread pool costs more than
-/// it saves. (Measured with `bench/examples/stream_speed.rs sizes` on a shared 2-core machine:
-/// with the parallel path forced, inputs of 512 KiB to 1.5 MiB ran at 0.4x to 0.8x of
-/// `is_valid` in every run.)
+/// it saves (docs/PERFORMANCE.md#par-threshold; `bench/examples/stream_speed.rs sizes`).
 pub const PAR_THRESHOLD: usize = 2 << 20;
 
 /// Piece sizes are multiples of this (so that pieces start on the same 64-byte alignment

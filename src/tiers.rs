@@ -30,8 +30,8 @@
 //! (1 KiB), and a busy input tests its error every `BUSY_ERROR_TEST_UNITS_128` (512)
 //! bytes.
 //!
-//! The 128-bit backends are SSE4.2, NEON and simd128. Why each tier ends where it does is
-//! measured in `docs/PERFORMANCE.md` ("Per call").
+//! The 128-bit backends are SSE4.2, NEON and simd128. Why each tier ends where it does:
+//! `docs/PERFORMANCE.md#length-not-bytes` and the sections after it, named at each constant.
 //!
 //! After a validator reports an error (`Err(from)`), the exact-error functions let the
 //! backend's vector `locate` narrow it down to a few bytes, unless fewer than
@@ -56,19 +56,18 @@
 //! Why public but `#[doc(hidden)]`: the integration tests (`tests/boundary_sweep.rs`,
 //! `tests/guard_pages.rs`) derive the lengths they sweep from these constants, and
 //! integration tests only see public items. A test that hard-codes "the short path ends at
-//! 128 bytes" silently stops reaching the code it was written for when a tier moves (it
-//! happened). They describe this build, not a promise: they are hidden from the API
-//! documentation and may change in any release. This page is the one table of tiers; read
-//! it in the source, or with `cargo doc --document-private-items`.
+//! 128 bytes" silently stops reaching the code it was written for when a tier moves. They
+//! describe this build, not a promise: they are hidden from the API documentation and may
+//! change in any release. This page is the one table of tiers; read it in the source, or with
+//! `cargo doc --document-private-items`.
 
 /// The unit of the main loop, of the medium path's groups, of the per-block ASCII test and
 /// of the error check.
 pub const BLOCK: usize = 64;
 
-/// Inputs shorter than this (a `u64`'s bytes) are packed into one word and checked by the
-/// shift DFA of `crate::word`, before the call to the backend: a vector register's set-up
-/// and the call through the dispatch cost more than 7 steps of the DFA (docs/PERFORMANCE.md,
-/// "Per call").
+/// Inputs shorter than this (a `u64`'s bytes) are packed into one word and checked by the shift DFA
+/// of `crate::word`, before the call to the backend: a vector register's set-up and the call
+/// through the dispatch cost more than the DFA's steps (docs/PERFORMANCE.md#word-dfa).
 pub const WORD_BELOW: usize = 8;
 
 /// The bytes of a 128-bit register. 128-bit backends (SSE4.2, NEON, simd128) pack inputs
@@ -85,170 +84,143 @@ pub const REGISTER_512: usize = 64;
 
 /// Inputs shorter than this (up to 512 bytes) take the short path: straight through their
 /// registers, with an ASCII test of the first block and then of the others, and no
-/// per-block tests; on AVX-512 only those shorter than `GROUPS_FROM_512`, with AVX2 those
-/// shorter than [`GROUPS_FROM_256`] ([`GROUPS_FROM_UNITS_128`] on 128-bit units). Must be
-/// more than `(1 + MEDIUM_GROUP) * BLOCK` (the medium path of the 128- and 256-bit
-/// backends runs at least one group) and at least `2 * BLOCK` (the main loop's overlapping
-/// last block reads the register before it).
+/// per-block tests, which for a few blocks cost more than they save
+/// (docs/PERFORMANCE.md#short-path); on AVX-512 only those shorter than `GROUPS_FROM_512`,
+/// with AVX2 those shorter than [`GROUPS_FROM_256`] ([`GROUPS_FROM_UNITS_128`] on 128-bit
+/// units). Must be more than `(1 + MEDIUM_GROUP) * BLOCK` (the medium path of the 128- and
+/// 256-bit backends runs at least one group) and at least `2 * BLOCK` (the main loop's
+/// overlapping last block reads the register before it).
 pub const SHORT_BELOW: usize = 8 * BLOCK + 1;
 
 /// On CPUs whose AVX2 runs on 256-bit units, inputs from this many bytes (384) up to
-/// [`MEDIUM_UNALIGNED_BELOW`] take the groups of `SMALL_GROUP` blocks after the first
-/// block (`Vector::GROUPS_FROM`, `arch::generic::schedule::validate_groups`), not the
-/// short path: English HTML at 384-512 bytes, whose messages are mostly all ASCII, went
-/// from 1.29-1.39x to 1.45-1.50x the fastest peer on an AMD Zen 3; from 320 bytes they
-/// lost English HTML 1-3 % at 320-512 bytes (docs/PERFORMANCE.md, "AVX2: the groups right
-/// after the first block"). (On 128-bit units: [`GROUPS_FROM_UNITS_128`].)
+/// [`MEDIUM_UNALIGNED_BELOW`] take the groups of `SMALL_GROUP` blocks after the first block
+/// (`Vector::GROUPS_FROM`, `arch::generic::schedule::validate_groups`), not the short path:
+/// mostly-ASCII messages gain more there than other text loses, and from fewer bytes they lose
+/// (docs/PERFORMANCE.md#avx2-groups-after-first-block). (On 128-bit units:
+/// [`GROUPS_FROM_UNITS_128`].)
 pub const GROUPS_FROM_256: usize = 6 * BLOCK;
 
-/// Inputs of `SHORT_BELOW` bytes up to this take the medium path on the 128- and 256-bit
-/// backends, longer ones the main loop. The medium path's branches depend on the length
-/// only (and one ASCII test per group): on text seen once it is faster than the main loop
-/// at every size measured, but the main loop's per-block ASCII tests win where a branch
-/// predictor has learnt a long text validated again and again, on AVX2 by up to 2x on text
-/// with a little non-ASCII here and there (docs/PERFORMANCE.md, "Per call"; measured with
-/// a branch per block in the main loop, before AVX2's groups by a mask, `DENSE_AFTER` too).
+/// Inputs of `SHORT_BELOW` bytes up to this take the medium path on the 128- and 256-bit backends,
+/// longer ones the main loop. The medium path's branches depend on the length only (and one ASCII
+/// test per group), which text seen once favours; the main loop's per-block ASCII tests win where a
+/// branch predictor has learnt a long text validated again and again
+/// (docs/PERFORMANCE.md#medium-or-main-loop).
 pub const MEDIUM_BELOW: usize = 16 << 10;
 
-/// [`MEDIUM_BELOW`] on AVX-512: no limit, the main loop is never used there (its full
-/// check of a block costs half of AVX2's, and the medium path is as fast as the main loop
-/// on text seen again and again, and faster on text seen once).
+/// [`MEDIUM_BELOW`] on AVX-512: no limit, the main loop is never used there (its full check of a
+/// block is one register, and the medium path is as fast as the main loop on text seen again and
+/// again, and faster on text seen once: docs/PERFORMANCE.md#medium-or-main-loop).
 pub const MEDIUM_BELOW_512: usize = usize::MAX;
 
-/// Inputs of the medium path shorter than this (16 KiB: every one on the 128- and 256-bit
-/// backends) test up to `MEDIUM_MASK_GROUPS` groups for ASCII before they branch on any of
-/// them; longer ones (AVX-512's) test each group as they reach it.
+/// Inputs of the medium path shorter than this (16 KiB: every one on the 128- and 256-bit backends)
+/// test up to `MEDIUM_MASK_GROUPS` groups for ASCII before they branch on any of them; longer ones
+/// (AVX-512's) test each group as they reach it, as reading each group twice costs more there than
+/// it saves (docs/PERFORMANCE.md#medium-path).
 pub const MASKED_BELOW: usize = 16 << 10;
 
-/// AVX2's medium path cuts inputs shorter than this into groups that start where the input
-/// does, not at a 64-byte boundary of memory (on 256-bit units right after the first
-/// block, on 128-bit units at the first byte); longer ones (and every input on the other
-/// backends) have a first block, then groups from the first 64-byte boundary of memory.
-/// Below it the unaligned groups' fewer registers and instructions win (most of all on
-/// inputs that are all ASCII, whose time is mostly that of the ASCII tests); above it the
-/// cache lines their loads straddle cost more (docs/PERFORMANCE.md, "Per call"). At least
+/// AVX2's medium path cuts inputs shorter than this into groups that start where the input does,
+/// not at a 64-byte boundary of memory (on 256-bit units right after the first block, on 128-bit
+/// units at the first byte); longer ones (and every input on the other backends) have a first
+/// block, then groups from the first 64-byte boundary of memory. Below it the unaligned groups'
+/// fewer registers and instructions win (most of all on inputs that are all ASCII); above it the
+/// cache lines their loads straddle cost more (docs/PERFORMANCE.md#avx2-unaligned-groups). At least
 /// `MEDIUM_GROUP * BLOCK` (a group) and at most `MASKED_BELOW`.
 pub const MEDIUM_UNALIGNED_BELOW: usize = 1536;
 
-/// [`MEDIUM_UNALIGNED_BELOW`] on CPUs whose AVX2 runs on 128-bit units (AMD Zen 1 and
-/// Zen+, `arch::x86::avx2units128`): from 1 KiB their medium path starts at the first
-/// 64-byte boundary, in groups of `SMALL_GROUP` blocks (below
-/// `SMALL_GROUPS_BELOW_256`): English HTML at 1-1.5 KiB took 0.91-0.92x the time of
-/// the groups of 4 from the first byte, Chinese text 1.03x (docs/PERFORMANCE.md, "A
-/// schedule for AVX2 on 128-bit units").
+/// [`MEDIUM_UNALIGNED_BELOW`] on CPUs whose AVX2 runs on 128-bit units (AMD Zen 1 and Zen+,
+/// `arch::x86::avx2units128`): from 1 KiB their medium path starts at the first 64-byte boundary,
+/// in groups of `SMALL_GROUP` blocks (below `SMALL_GROUPS_BELOW_256`), which there saves
+/// mostly-ASCII text more than it costs other text (docs/PERFORMANCE.md#avx2-units-128).
 pub const MEDIUM_UNALIGNED_BELOW_UNITS_128: usize = 1024;
 
 /// On CPUs whose AVX2 runs on 128-bit units, inputs from this many bytes (320) up to
-/// [`MEDIUM_UNALIGNED_BELOW_UNITS_128`] take the groups from the first byte, of
-/// `SMALL_GROUP` blocks, not the short path (`Vector::GROUPS_FROM`; on 256-bit units
-/// [`GROUPS_FROM_256`]): with the groups that are not ASCII reached by a loop over their
-/// bits (`Vector::BUSY_GROUPS_LOOP`), a message of mostly-ASCII text with a few non-ASCII
-/// characters checks the groups that have them, not half of its registers or all, and
-/// that saves more than text that is not ASCII pays for the groups' tests; below 320
-/// bytes it does not (docs/PERFORMANCE.md, "AVX2 on 128-bit units: the groups that are not
-/// ASCII by a loop over their bits").
+/// [`MEDIUM_UNALIGNED_BELOW_UNITS_128`] take the groups from the first byte, of `SMALL_GROUP`
+/// blocks, not the short path (`Vector::GROUPS_FROM`; on 256-bit units [`GROUPS_FROM_256`]): with
+/// the groups that are not ASCII reached by a loop over their bits (`Vector::BUSY_GROUPS_LOOP`), a
+/// message of mostly-ASCII text with a few non-ASCII characters checks the groups that have them,
+/// not half of its registers or all, and that saves more than text that is not ASCII pays for the
+/// groups' tests; below 320 bytes it does not (docs/PERFORMANCE.md#avx2-units-128).
 pub const GROUPS_FROM_UNITS_128: usize = 5 * BLOCK;
 
-/// Where AVX-512's short path ends (7 blocks, 448 bytes) and its groups of `MEDIUM_GROUP`
-/// blocks with a branch each begin (up to `GROUP_BRANCHES_BELOW_512`): a first block, the
-/// groups from the first 64-byte boundary, the rest, every ASCII test before the first
-/// branch and no branch on the whole input (`arch::generic::schedule::validate_groups`).
-/// On a Zen 4, whose 512-bit operations each take two of its 256-bit units, a message of
-/// English HTML with a non-ASCII character then checks the one group of 4 registers that
-/// has it, not every register of the message (the short path, to 575 bytes until
-/// 2026-11-27's seventh session) or of a group of 8 blocks (above it): English HTML
-/// 0.88-0.97x the time at 448-1,023 bytes, other text 0.98-1.03x (docs/PERFORMANCE.md,
-/// "AVX-512: groups of 4 blocks with a branch each from 448 bytes").
+/// Where AVX-512's short path ends (7 blocks, 448 bytes) and its groups of `MEDIUM_GROUP` blocks
+/// with a branch each begin (up to `GROUP_BRANCHES_BELOW_512`): a first block, the groups from the
+/// first 64-byte boundary, the rest, every ASCII test before the first branch and no branch on the
+/// whole input (`arch::generic::schedule::validate_groups`). A message of mostly-ASCII text with a
+/// non-ASCII character then checks the one group of 4 registers that has it, not every register of
+/// the message: on a CPU whose 512-bit operations each take two of its 256-bit units (AMD Zen 4) a
+/// full check of many registers costs more than the groups' tests
+/// (docs/PERFORMANCE.md#avx512-groups).
 pub const GROUPS_FROM_512: usize = 7 * BLOCK;
 
 /// AVX-512 inputs of `GROUPS_FROM_512` bytes up to this one less (639) have one group of
-/// `MEDIUM_GROUP` blocks after their first block (AVX-512's groups leave the rest one whole
-/// block or more, `arch::generic::schedule::validate_groups`); they take the groups in a
-/// function of their own (`arch::generic::schedule::validate_unaligned`'s: AVX-512's
-/// `Vector::GROUPS_FROM` and `ALIGNED_FROM`), longer ones in `validate_aligned`'s. In the
-/// short path's function, inputs of 8-63 bytes were 1.05-1.09x slower; in
-/// `validate_aligned`'s, those of 448-512 bytes 1.10x (docs/PERFORMANCE.md, "AVX-512:
-/// groups of 4 blocks with a branch each from 448 bytes"); with this function for every
-/// input of up to 1 KiB, those of 448-639 bytes 1.07x (docs/PERFORMANCE.md, "AVX-512: the
-/// groups leave the rest a whole block").
+/// `MEDIUM_GROUP` blocks after their first block (AVX-512's groups leave the rest one whole block
+/// or more, `arch::generic::schedule::validate_groups`); they take the groups in a function of
+/// their own (`arch::generic::schedule::validate_unaligned`'s: AVX-512's `Vector::GROUPS_FROM` and
+/// `ALIGNED_FROM`), longer ones in `validate_aligned`'s. In either of the other functions, or in
+/// one function for every input up to 1 KiB, the code's place made the inputs it shares a function
+/// with slower (docs/PERFORMANCE.md#avx512-groups).
 pub const ONE_GROUP_BELOW_512: usize = (2 + 2 * MEDIUM_GROUP) * BLOCK;
 
-/// From here (1,664 bytes: where groups of `MEDIUM_GROUP_512` blocks, which leave the rest
-/// one whole block or more, are three) AVX-512's groups with a branch each have
-/// `MEDIUM_GROUP_512` blocks, below it `MEDIUM_GROUP`. From 1 KiB, where groups of 8 were
-/// one or two and the rest up to 10 registers, an Intel Xeon (Emerald Rapids) paid more
-/// per call than with three (a step at 26 blocks), and groups of 4 up to here were faster
-/// there on every kind of text but French (the same); groups of 4 beyond lost on French and
-/// Russian (docs/PERFORMANCE.md, "AVX-512: groups of 8 blocks from three of them"). On a
-/// Zen 4, groups of 4 at 1-8 KiB were faster on English HTML and slightly slower on other
-/// text (docs/PERFORMANCE.md, "AVX-512: groups of 4 blocks with a branch each from 448
-/// bytes").
+/// From here (1,664 bytes: where groups of `MEDIUM_GROUP_512` blocks, which leave the rest one
+/// whole block or more, are three) AVX-512's groups with a branch each have `MEDIUM_GROUP_512`
+/// blocks, below it `MEDIUM_GROUP`. With one or two groups of 8 and a long rest, the inputs from 1
+/// KiB paid a step in time per call, and groups of 4 up to here were faster; beyond, groups of 4
+/// lost on French and Russian text (docs/PERFORMANCE.md#avx512-groups).
 pub const LARGE_GROUPS_FROM_512: usize = 2 * BLOCK + 3 * MEDIUM_GROUP_512 * BLOCK;
 
-/// AVX-512 inputs of `GROUPS_FROM_512` bytes up to this (8 KiB) take the medium path's
-/// groups with a branch each and no test of the whole input first, as AVX2's do
-/// (`arch::generic::schedule::validate_groups`); longer ones test the whole input first.
-/// English HTML, whose messages of 1-8 KiB are all ASCII one time in two or less (a coin
-/// for that test), was 1.06-1.11x faster on a Zen 4 with them, messages all ASCII 1-3 %
-/// slower, other text up to 1.5 %; from 8 KiB on, where the English HTML gained 3-4 % and
-/// ASCII lost 3 %, the test of the whole input stays (docs/PERFORMANCE.md, "AVX-512: a
-/// branch per group from 1 KiB").
+/// AVX-512 inputs of `GROUPS_FROM_512` bytes up to this (8 KiB) take the medium path's groups with
+/// a branch each and no test of the whole input first, as AVX2's do
+/// (`arch::generic::schedule::validate_groups`); longer ones test the whole input first. Below it,
+/// whether a message of mixed text is all ASCII is a coin for that test; from 8 KiB on, messages
+/// all ASCII lost more than mixed ones gained (docs/PERFORMANCE.md#group-branches).
 pub const GROUP_BRANCHES_BELOW_512: usize = 8 << 10;
 
-/// Inputs of this many bytes and more, up to one block, are tested for ASCII before any
-/// table is loaded (`Vector::SHORT_ASCII_FROM`): `BLOCK + 1`, none, on every backend but
-/// AVX2 ([`SHORT_ASCII_FROM_256`], [`SHORT_ASCII_FROM_UNITS_128`]; AVX2 on the AMD Zen 5
-/// keeps this one). On text seen once the test is a guess, and one or two registers cost
-/// about what a wrong guess costs.
+/// Inputs of this many bytes and more, up to one block, are tested for ASCII before any table is
+/// loaded (`Vector::SHORT_ASCII_FROM`): `BLOCK + 1`, none, on every backend but AVX2
+/// ([`SHORT_ASCII_FROM_256`], [`SHORT_ASCII_FROM_UNITS_128`]; AVX2 on the AMD Zen 5 keeps this
+/// one). On text seen once the test is a guess, and one or two registers cost about what a wrong
+/// guess costs (docs/PERFORMANCE.md#length-not-bytes).
 pub const SHORT_ASCII_FROM: usize = BLOCK + 1;
 
-/// With AVX2 (on 256-bit units: Zen 2 and later, Intel), every input the backend gets
-/// (from `WORD_BELOW`, 8 bytes) up to one block is tested for ASCII before any table is
-/// loaded, from two overlapping reads (8-byte ones in general registers below
-/// `REGISTER_128`, 16-byte ones up to `REGISTER_256`, two registers up to `BLOCK`;
-/// `schedule::short_ascii`). Without the test, a message of mostly-ASCII text of 33-64
-/// bytes cost 1.5x what one of 65-80 bytes costs (a cliff) and lost to simdutf8 at 64
-/// bytes; with it from 33 bytes only, 8-32 bytes became the cliff. Text that is not ASCII
-/// pays the wrong guesses, 1.1-1.5x the time at 8-64 bytes on a Zen 3, still more than twice
-/// std's speed and ahead of simdutf8 at 64 bytes (docs/PERFORMANCE.md, "AVX2: an ASCII
-/// test from 8 bytes"). Inputs under one register take the test in functions of their
-/// own, before the short path's (`crate::arch`'s entries, `schedule::words_first`). Not on
-/// the AMD Zen 5 (`arch::x86::avx2zen5`, which keeps [`SHORT_ASCII_FROM`]): there the
-/// wrong guesses on mixed text cost 2-3x the time at 8-64 bytes (docs/PERFORMANCE.md, "A
-/// Zen 5 again after the Zen 3 sessions").
+/// With AVX2 (on 256-bit units: Zen 2 and later, Intel), every input the backend gets (from
+/// `WORD_BELOW`, 8 bytes) up to one block is tested for ASCII before any table is loaded, from two
+/// overlapping reads (8-byte ones in general registers below `REGISTER_128`, 16-byte ones up to
+/// `REGISTER_256`, two registers up to `BLOCK`; `schedule::short_ascii`). Without the test a
+/// message of mostly-ASCII text just under one block costs more than one just over it, which leaves
+/// at its first test (a cliff); from fewer bytes the cliff moves below them; text that is not ASCII
+/// pays the wrong guesses and stays well ahead of its peers
+/// (docs/PERFORMANCE.md#avx2-short-ascii-test). Inputs under one register take the test in
+/// functions of their own, before the short path's (`crate::arch`'s entries,
+/// `schedule::words_first`). Not on the AMD Zen 5 (`arch::x86::avx2zen5`, which keeps
+/// [`SHORT_ASCII_FROM`]): there the wrong guesses on mixed text cost more than the checks they save
+/// (docs/PERFORMANCE.md#avx2-zen5-short-whole).
 pub const SHORT_ASCII_FROM_256: usize = WORD_BELOW;
 
 /// On CPUs whose AVX2 runs on 128-bit units (AMD Zen 1 and Zen+: the backend
-/// `arch::x86::avx2units128`), inputs of this many bytes and more, up to one block, are
-/// tested for ASCII (one OR of their registers) before any table is loaded, as those above
-/// one block are on every backend (`Vector::SHORT_ASCII_FROM`; with AVX2 on 256-bit units
-/// [`SHORT_ASCII_FROM_256`], elsewhere [`SHORT_ASCII_FROM`]). A register's full check costs
-/// twice as much there, so a wrong guess on text that is not ASCII costs less than a check
-/// saved on text that is (docs/PERFORMANCE.md, "A schedule for AVX2 on 128-bit units");
-/// inputs under 16 bytes, checked in one 128-bit register, which those units run at full
-/// speed, keep no test (not measured with one).
+/// `arch::x86::avx2units128`), inputs of this many bytes and more, up to one block, are tested for
+/// ASCII (one OR of their registers) before any table is loaded, as those above one block are on
+/// every backend (`Vector::SHORT_ASCII_FROM`; with AVX2 on 256-bit units [`SHORT_ASCII_FROM_256`],
+/// elsewhere [`SHORT_ASCII_FROM`]). A register's full check costs twice as much there, so a wrong
+/// guess on text that is not ASCII costs less than a check saved on text that is
+/// (docs/PERFORMANCE.md#avx2-units-128); inputs under 16 bytes, checked in one 128-bit register,
+/// which those units run at full speed, keep no test (not measured with one).
 pub const SHORT_ASCII_FROM_UNITS_128: usize = REGISTER_128;
 
 /// AVX2's groups with a branch each below this (8 KiB) have `SMALL_GROUP` blocks, not
 /// `MEDIUM_GROUP`: those from the first byte (from `SHORT_BELOW`; on 128-bit units from
-/// [`GROUPS_FROM_UNITS_128`]) and those of the aligned medium path (from
-/// `MEDIUM_UNALIGNED_BELOW`; on 128-bit units from `MEDIUM_UNALIGNED_BELOW_UNITS_128`)
-/// (`Vector::SMALL_GROUPS_BELOW`; on other backends 0, none); those that are not ASCII are
-/// reached by a loop over their bits (`Vector::BUSY_GROUPS_LOOP`). A group with one
-/// non-ASCII byte is checked whole, so smaller groups check less of mostly-ASCII text, and
-/// with the loop (one guess per input: how many groups are busy) they were faster from 1
-/// KiB on every kind of text measured, on an AMD Zen 3 and on a Zen 1 (docs/PERFORMANCE.md,
-/// "AVX2 on 256-bit units: groups of 2 blocks, the busy ones by a loop over their bits",
-/// and for 128-bit units "A schedule for AVX2 on 128-bit units" and "AVX2 on 128-bit
-/// units: the groups that are not ASCII by a loop over their bits"); not measured on an
-/// Intel core. At most what the mask of `MEDIUM_MASK_GROUPS` groups holds.
+/// [`GROUPS_FROM_UNITS_128`]) and those of the aligned medium path (from `MEDIUM_UNALIGNED_BELOW`;
+/// on 128-bit units from `MEDIUM_UNALIGNED_BELOW_UNITS_128`) (`Vector::SMALL_GROUPS_BELOW`; on
+/// other backends 0, none); those that are not ASCII are reached by a loop over their bits
+/// (`Vector::BUSY_GROUPS_LOOP`). A group with one non-ASCII byte is checked whole, so smaller
+/// groups check less of mostly-ASCII text, and with the loop (one guess per input: how many groups
+/// are busy) every kind of text measured was faster (docs/PERFORMANCE.md#avx2-small-groups). At
+/// most what the mask of `MEDIUM_MASK_GROUPS` groups holds.
 pub const SMALL_GROUPS_BELOW_256: usize = 8 << 10;
 
-/// On CPUs whose AVX2 runs on 128-bit units, a busy input of the medium path (its first
-/// block not ASCII, checked in one pass) tests its error every this many bytes (512) and
-/// stops there when it is invalid (`Vector::BUSY_ERROR_TEST`; elsewhere once, at the
-/// end): invalid text of a few KiB lost to simdutf8's `compat`, which stops at the first
-/// bad block (docs/PERFORMANCE.md, "A schedule for AVX2 on 128-bit units").
+/// On CPUs whose AVX2 runs on 128-bit units, a busy input of the medium path (its first block not
+/// ASCII, checked in one pass) tests its error every this many bytes (512) and stops there when it
+/// is invalid (`Vector::BUSY_ERROR_TEST`; elsewhere once, at the end): there invalid text of a few
+/// KiB lost to peers that stop at the first bad block (docs/PERFORMANCE.md#avx2-units-128).
 pub const BUSY_ERROR_TEST_UNITS_128: usize = LOOP_GROUP * BLOCK;
 
 /// The blocks of the groups of [`SMALL_GROUPS_BELOW_256`].
@@ -257,26 +229,24 @@ pub const SMALL_GROUP: usize = 2;
 /// The medium path's groups: this many blocks (256 bytes), one ASCII test each.
 pub const MEDIUM_GROUP: usize = 4;
 
-/// The medium path's groups on AVX-512 from `LARGE_GROUPS_FROM_512` to `MASKED_BELOW`:
-/// this many blocks (512 bytes), one ASCII test each. A block is one 512-bit register, so
-/// a group holds 8 registers, as a group of `MEDIUM_GROUP` blocks does with AVX2; on a Zen
-/// 5, with the whole input's ASCII test first, groups of 2, 4 and 16 blocks measured slower
-/// on English HTML, 4 and 2 on every kind. Longer inputs (whole files) keep groups of
-/// `MEDIUM_GROUP`: with 8 they lost 9 % on files validated again and again, for 13 % on
-/// text not seen before; shorter ones (`GROUPS_FROM_512` to 1 KiB) have groups of
-/// `MEDIUM_GROUP` with a branch each (docs/PERFORMANCE.md, "Per call").
+/// The medium path's groups on AVX-512 from `LARGE_GROUPS_FROM_512` to `MASKED_BELOW`: this many
+/// blocks (512 bytes), one ASCII test each. A block is one 512-bit register, so a group holds 8
+/// registers, as a group of `MEDIUM_GROUP` blocks does with AVX2; groups of 2, 4 and 16 blocks
+/// measured slower. Longer inputs (whole files) keep groups of `MEDIUM_GROUP`: with 8 they lost
+/// more on files validated again and again than they gained on text seen once; shorter ones
+/// (`GROUPS_FROM_512` up to `LARGE_GROUPS_FROM_512`) have groups of `MEDIUM_GROUP` with a branch
+/// each (docs/PERFORMANCE.md#avx512-groups).
 pub const MEDIUM_GROUP_512: usize = 8;
 
 /// The medium path below `MASKED_BELOW` tests up to this many groups for ASCII before it
 /// branches on any, into a 64-bit mask (so at most 64).
 pub const MEDIUM_MASK_GROUPS: usize = 64;
 
-/// From `MASKED_BELOW` on (AVX-512's whole files), the medium path tests its error
-/// accumulator after its first `MEDIUM_LONG_FIRST_TEST` groups, then every this many groups
-/// (4 KiB), and an error says where the span that failed starts: the cold `locate` starts
-/// there, not at the start of the input. Every 64 groups, with the search from the start,
-/// an error in the middle of 1 MiB of text took 2.6x the time; every 2 or 8 groups cost
-/// whole files validated again and again 6 % and 1-3 % (docs/PERFORMANCE.md, "Per call").
+/// From `MASKED_BELOW` on (AVX-512's whole files), the medium path tests its error accumulator
+/// after its first `MEDIUM_LONG_FIRST_TEST` groups, then every this many groups (4 KiB), and an
+/// error says where the span that failed starts: the cold `locate` starts there, not at the start
+/// of the input. Tested less often, an error far into a long input takes longer to report; more
+/// often, whole files cost more (docs/PERFORMANCE.md#long-error-tests).
 pub const MEDIUM_LONG_ERROR_TEST: usize = 16;
 
 /// The groups before the first error test of [`MEDIUM_LONG_ERROR_TEST`] (512 bytes, as the
@@ -284,11 +254,10 @@ pub const MEDIUM_LONG_ERROR_TEST: usize = 16;
 /// them, not after 4 KiB.
 pub const MEDIUM_LONG_FIRST_TEST: usize = 2;
 
-/// When a validator reports an error with fewer than this many bytes after its `from`
-/// (every input shorter than this), the scalar decoder finds the exact error from there
-/// without the backend's vector `locate`, whose start-up (the call through the dispatch,
-/// its tables) costs more than reading that many bytes: on French text with one bad byte,
-/// 44 bytes and more cost less through `locate` (docs/PERFORMANCE.md, "Exact errors").
+/// When a validator reports an error with fewer than this many bytes after its `from` (every input
+/// shorter than this), the scalar decoder finds the exact error from there without the backend's
+/// vector `locate`, whose start-up (the call through the dispatch, its tables) costs more than
+/// reading that many bytes (docs/PERFORMANCE.md#exact-errors).
 pub const LOCATE_SCALAR_BELOW: usize = 44;
 
 /// The main loop tests its error accumulator after this many blocks (512 bytes): an error
@@ -302,56 +271,47 @@ pub const LOOP_GROUP: usize = 8;
 /// [`ASCII_SKIP_BLOCKS_256`].
 pub const ASCII_SKIP_BLOCKS: usize = 4;
 
-/// [`ASCII_SKIP_BLOCKS`] on AVX2: 128 bytes at a time. A unit that is not all ASCII sends
-/// the main loop back to a group whose blocks are tested one by one, so the smaller the
-/// unit the fewer ASCII blocks take that slower road; on AVX2 two blocks are four
-/// registers, and the test of a smaller unit costs little more. On a Zen 4, mostly-ASCII
-/// text (the English man pages) up to 1.16x faster, other text the same; SSE4.2, whose
-/// unit of two blocks is eight registers, was no faster and lost up to 6 % on ASCII text
-/// from the L2 cache (docs/PERFORMANCE.md, "The ASCII skip in units of 128 bytes on
-/// AVX2").
+/// [`ASCII_SKIP_BLOCKS`] on AVX2: 128 bytes at a time. A unit that is not all ASCII sends the main
+/// loop back to a group whose blocks are tested one by one, so the smaller the unit the fewer ASCII
+/// blocks take that slower road; on AVX2 two blocks are four registers, and the test of a smaller
+/// unit costs little more. SSE4.2, whose unit of two blocks is eight registers, was no faster and
+/// lost on ASCII text from the L2 cache (docs/PERFORMANCE.md#main-loop-ascii-skip).
 pub const ASCII_SKIP_BLOCKS_256: usize = 2;
 
-/// The main loop's groups that test their blocks for ASCII (mostly-ASCII text, which runs
-/// at the speed of the cache it comes from) ask for the group this many bytes ahead
-/// (a prefetch, on x86), and so do its groups without tests far into a long input
-/// ([`DENSE_AFTER`]) and every group of AVX-512's inputs from [`MEDIUM_PREFETCH_FROM`]:
-/// there the text comes from memory, and a wrong guess empties the pipeline of the loads in
-/// flight. Nearer the start, groups of non-ASCII text are bound by the tables, not by
-/// memory, and do not ask. 2 KiB: see docs/PERFORMANCE.md ("Notes moved from code") for
-/// what 1 KiB and 4 KiB did.
+/// The main loop's groups that test their blocks for ASCII (mostly-ASCII text, which runs at the
+/// speed of the cache it comes from) ask for the group this many bytes ahead (a prefetch, on x86),
+/// and so do its groups without tests far into a long input ([`DENSE_AFTER`]) and every group of
+/// AVX-512's inputs from [`MEDIUM_PREFETCH_FROM`]: there the text comes from memory, and a wrong
+/// guess empties the pipeline of the loads in flight. Nearer the start, groups of non-ASCII text
+/// are bound by the tables, not by memory, and do not ask. 2 KiB: 1 KiB and 4 KiB were no better
+/// (docs/PERFORMANCE.md#prefetch-ahead).
 pub const PREFETCH_AHEAD: usize = 32 * BLOCK;
 
-/// Where the text comes from memory (the main loop's groups far into a long input, every
-/// group of AVX-512's inputs from [`MEDIUM_PREFETCH_FROM`]), each group also asks for the
-/// group this many bytes ahead (8 KiB), and AVX-512's leading ASCII there asks this far
-/// only: read at the speed of memory, [`PREFETCH_AHEAD`] alone is less than memory takes
-/// to answer. The two requests together beat either alone on an AMD Zen 5, whose L2 cache
-/// holds 1 MiB a core (docs/PERFORMANCE.md, "Long inputs ask for the bytes ahead").
+/// Where the text comes from memory (the main loop's groups far into a long input, every group of
+/// AVX-512's inputs from [`MEDIUM_PREFETCH_FROM`]), each group also asks for the group this many
+/// bytes ahead (8 KiB), and AVX-512's leading ASCII there asks this far only: read at the speed of
+/// memory, [`PREFETCH_AHEAD`] alone is less than memory takes to answer, and the two requests
+/// together beat either alone (docs/PERFORMANCE.md#memory-prefetch).
 pub const MEMORY_PREFETCH_AHEAD: usize = 4 * PREFETCH_AHEAD;
 
-/// Every group of AVX-512's inputs from [`MEDIUM_PREFETCH_FROM`] also asks for the group
-/// this many bytes ahead (16 KiB), a third request beside [`PREFETCH_AHEAD`] and
-/// [`MEMORY_PREFETCH_AHEAD`]: on an AMD Zen 5 its busy text (CJK, mixed, real text) from
-/// memory read faster with it, most when memory was slow to answer, text in the L3 cache
-/// and ASCII (which skips ahead on its own) no slower (docs/PERFORMANCE.md, "AVX-512 asks
-/// 16 KiB ahead as well").
+/// Every group of AVX-512's inputs from [`MEDIUM_PREFETCH_FROM`] also asks for the group this many
+/// bytes ahead (16 KiB), a third request beside [`PREFETCH_AHEAD`] and [`MEMORY_PREFETCH_AHEAD`]:
+/// it keeps busy text fast where memory is slow to answer, and costs text in the L3 cache and ASCII
+/// (which skips ahead on its own) nothing (docs/PERFORMANCE.md#memory-prefetch).
 pub const MEMORY_PREFETCH_FAR: usize = 2 * MEMORY_PREFETCH_AHEAD;
 
-/// Inputs of the medium path this long (2 MiB; AVX-512's whole files, the only ones of its
-/// inputs this long) ask in every group for the bytes [`PREFETCH_AHEAD`],
-/// [`MEMORY_PREFETCH_AHEAD`] and [`MEMORY_PREFETCH_FAR`] ahead, one prefetch per block
-/// each, and their leading ASCII is skipped whole groups at a time before anything else: on
-/// an AMD Zen 5 text from the L3 cache or from memory was faster for it, and from 1 MiB
-/// ASCII in the L2 cache slower (docs/PERFORMANCE.md, "Long inputs ask for the bytes
-/// ahead").
+/// Inputs of the medium path this long (2 MiB; AVX-512's whole files, the only ones of its inputs
+/// this long) ask in every group for the bytes [`PREFETCH_AHEAD`], [`MEMORY_PREFETCH_AHEAD`] and
+/// [`MEMORY_PREFETCH_FAR`] ahead, one prefetch per block each, and their leading ASCII is skipped
+/// whole groups at a time before anything else: text from the L3 cache or from memory is faster for
+/// it, and from fewer bytes ASCII in the L2 cache was slower (docs/PERFORMANCE.md#memory-prefetch).
 pub const MEDIUM_PREFETCH_FROM: usize = 2 << 20;
 
-/// From this offset on (1 MiB), a run of busy groups in the main loop — `BUSY_GROUPS`
-/// groups in a row whose ASCII tests found `BUSY_BLOCKS` or more non-ASCII blocks — sends
-/// the next `DENSE_GROUPS` groups through the tables without ASCII tests. Before it, the
-/// branch predictor of a CPU can learn a text validated again and again, and the tests pay;
-/// after it, it cannot (docs/PERFORMANCE.md, "Far into a long input").
+/// From this offset on (1 MiB), a run of busy groups in the main loop — `BUSY_GROUPS` groups in a
+/// row whose ASCII tests found `BUSY_BLOCKS` or more non-ASCII blocks — sends the next
+/// `DENSE_GROUPS` groups through the tables without ASCII tests. Before it, the branch predictor of
+/// a CPU can learn a text validated again and again, and the tests pay; after it, it cannot
+/// (docs/PERFORMANCE.md#far-into-long-input).
 pub const DENSE_AFTER: usize = 1 << 20;
 
 /// See [`DENSE_AFTER`]: a group whose ASCII tests found at least this many of its

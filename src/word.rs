@@ -134,8 +134,8 @@ pub(crate) fn pack(input: &[u8]) -> u64 {
 ///
 /// Out of line and `#[cold]`, though it is not rare: the test of the length in front of
 /// every call (`crate::engine`) then falls through to the backend, and only the short
-/// inputs jump here. Without `#[cold]` the jump went the other way, and the calls of 8 to
-/// 200 bytes lost 10-15 % with AVX-512 (docs/PERFORMANCE.md, "Per call").
+/// inputs jump here. Without `#[cold]` the jump goes the other way, and the calls of 8 to
+/// 200 bytes pay for it (docs/PERFORMANCE.md#word-dfa).
 #[cold]
 #[inline(never)]
 pub(crate) fn is_valid(input: &[u8]) -> bool {
@@ -144,8 +144,7 @@ pub(crate) fn is_valid(input: &[u8]) -> bool {
     // keep the state between characters and turn a sequence left open into an error, so
     // steps past the input change nothing: 3 steps up to 3 bytes, 7 from 4. (A branch on
     // the length, not on the bytes; each arm a fixed number of steps, unrolled. Seven
-    // steps for every length cost inputs of 1-7 bytes 20-30 % more on a Zen 4:
-    // docs/PERFORMANCE.md, "A Zen 4".)
+    // steps for every length cost the shortest inputs more: docs/PERFORMANCE.md#word-dfa.)
     let state = if input.len() < 4 {
         steps::<3>(word)
     } else {

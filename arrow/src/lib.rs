@@ -13,7 +13,7 @@
 //! Where to go next: [`kernels`] for the functions; `column` reads the three layouts and
 //! decides rows, `output` builds the string arrays. Built on it: `vutf8-datafusion` (SQL
 //! functions for DataFusion and Ballista) and the Python package (`python/`). Figures:
-//! `docs/PERFORMANCE.md`; the rules: `docs/DATAFUSION.md`.
+//! `docs/PERFORMANCE.md#records-verdict-bits`; the rules: `docs/DATAFUSION.md`.
 
 #![warn(missing_docs)]
 

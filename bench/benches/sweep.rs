@@ -31,16 +31,17 @@
 //! build, `avx2` for a build without vutf8's `avx512` feature (`--no-default-features`: the
 //! path an AVX2-only CPU takes), or the forced backend's name.
 //!
-//! Options (after `--`): `--rounds N` (default 27: with 9, the noise of sampling a hundred
-//! messages of English HTML, whose cost depends on their few non-ASCII characters, made a
-//! dozen sizes look like cliffs that were not there with 27 or 63); `--min N`, `--max N`,
-//! `--step N` (the sizes: default every size from 1 to 4160); `--kinds fr,zh` (default all:
-//! `fr`, `en-html`, `ru`, `zh`, `fr-invalid`); `--backend NAME` (vutf8 through
-//! `Backend::is_valid` on that backend instead of the public `is_valid`); `--no-plot`;
-//! `--dir DIR` (the corpus, default `target/real-corpus`); `--csv FILE` (where the samples
-//! go, default `target/sweep/<build>.csv`; relative paths from the workspace's root, as for
-//! `--dir`). On a machine of many cores, `scripts/sweep-cores.sh` runs one process per kind
-//! and build at once, and `scripts/sweep-median.py` reads several runs' CSVs.
+//! Options (after `--`): `--rounds N` (default 27: with fewer, the noise of sampling a
+//! hundred messages of English HTML, whose cost depends on their few non-ASCII characters,
+//! made sizes look like cliffs that were not there with more:
+//! docs/PERFORMANCE.md#method-sweep); `--min N`, `--max N`, `--step N` (the sizes: default
+//! every size from 1 to 4160); `--kinds fr,zh` (default all: `fr`, `en-html`, `ru`, `zh`,
+//! `fr-invalid`); `--backend NAME` (vutf8 through `Backend::is_valid` on that backend instead
+//! of the public `is_valid`); `--no-plot`; `--dir DIR` (the corpus, default
+//! `target/real-corpus`); `--csv FILE` (where the samples go, default
+//! `target/sweep/<build>.csv`; relative paths from the workspace's root, as for `--dir`). On
+//! a machine of many cores, `scripts/sweep-cores.sh` runs one process per kind and build at
+//! once, and `scripts/sweep-median.py` reads several runs' CSVs.
 
 mod support;
 
@@ -175,7 +176,8 @@ const ARENA: usize = 256 << 10;
 const MIN_MESSAGES: usize = 64;
 const MAX_MESSAGES: usize = 4096;
 
-/// The sizes the summary tables show (the sizes of issue 30's table, and around them).
+/// The sizes the summary tables show (round sizes, register widths and the sizes around
+/// them).
 const SHOWN: &[usize] = &[
     1, 7, 8, 15, 16, 31, 32, 48, 63, 64, 65, 100, 128, 160, 192, 256, 320, 448, 511, 512, 513, 640,
     1000, 1024, 1500, 2048, 3000, 4096, 4160,
@@ -319,8 +321,9 @@ impl Messages {
 /// `basic`, simdutf, std) validate the same messages (each its own copy, made just before
 /// its pass), so that their ratio at a size is not also the difference between two samples
 /// of the text: on English HTML, where the cost of a message depends on its few non-ASCII
-/// characters, two samples of a hundred messages differed by up to 15 %, which showed as
-/// losses and "cliffs" at sizes that were the same in every run, because the seeds were.
+/// characters, two samples of a hundred messages differ enough to show as losses and
+/// "cliffs" at sizes that are the same in every run, because the seeds are
+/// (docs/PERFORMANCE.md#method-sweep).
 /// Two contenders that share code (vutf8's two, simdutf8's two) must not see the same
 /// messages, or the second would run on branches the first has trained: vutf8's
 /// `from_utf8` and simdutf8's `compat` share a seed of their own, and the two inlined
@@ -346,8 +349,7 @@ type Pointer = fn(&[u8]) -> bool;
 /// `f` is inlined into the loop, as a caller's code that calls `is_valid` or `from_utf8`
 /// (both `#[inline]`) has them, one call to the backend each. Through a pointer `is_valid`
 /// is a jump to the backend and `from_utf8(b).is_ok()` a second call around it (its
-/// `Result` is read after the call), which no caller pays (docs/PERFORMANCE.md,
-/// "`from_utf8` ÷ `is_valid` as a caller's code calls them").
+/// `Result` is read after the call), which no caller pays (docs/PERFORMANCE.md#method-sweep).
 #[inline(never)]
 fn pass<F: Fn(&[u8]) -> bool>(f: F, m: &Messages) -> (f64, usize) {
     let mut valid = 0;
@@ -437,9 +439,10 @@ fn sweep(kind: &Kind, text: &[u8], o: &Options) -> Vec<Row> {
 /// The indices `0..n` in the order round `round` takes them: shuffled, a different order
 /// in every round. In increasing order, a size where the medium path gains a group (64 +
 /// 256 k bytes) or its rest a register ran right after a few hundred sizes that trained the
-/// branch predictor on one group or register fewer, and measured 10-20 % slower than the
-/// sizes around it: a "cliff" of the sweep's order, not of the size (docs/PERFORMANCE.md,
-/// "Per call"). Messages of every length in turn is also closer to what a parser sees.
+/// branch predictor on one group or register fewer, and measured slower than the sizes
+/// around it: a "cliff" of the sweep's order, not of the size
+/// (docs/PERFORMANCE.md#method-sweep). Messages of every length in turn is also closer to
+/// what a parser sees.
 fn shuffled(n: usize, round: usize) -> Vec<usize> {
     let mut order: Vec<usize> = (0..n).collect();
     let mut rng = Rng::new(0x5EED_0000 ^ round as u64);
@@ -452,7 +455,7 @@ fn shuffled(n: usize, round: usize) -> Vec<usize> {
 /// Whether a peer counts in "the fastest peer": when vutf8 runs a narrower backend than
 /// the CPU has (the AVX2 build on an AVX-512 CPU, or `--backend`), only the peers that run
 /// no wider than it (simdutf8 and std: simdutf cannot be held to AVX2, and runs AVX-512
-/// there; issue 30 compares the AVX2 build with std and simdutf8).
+/// there: the AVX2 build is compared with std and simdutf8).
 fn counts(c: &Contender) -> bool {
     !c.ours && (c.name != "simdutf" || !narrower_than_simdutf())
 }

@@ -1,6 +1,6 @@
 //! Criterion benchmarks: throughput of every backend this CPU has, of `is_valid` and
 //! `from_utf8`, of the `simdutf8` crate (`basic` and `compat`) and of
-//! `core::str::from_utf8`, for every corpus at every size of the issue (1 B … 1 MiB).
+//! `core::str::from_utf8`, for every corpus at every size of the comparison (1 B … 1 MiB).
 //! Inputs start 8 bytes past a 64-byte boundary; each iteration asserts the result.
 //!
 //! `cargo bench -p vutf8-bench --bench validators -- cjk/64K` runs one group; the plain table with

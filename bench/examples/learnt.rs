@@ -2,9 +2,9 @@
 //! the branch predictor has learnt can be told from text it has not: one piece validated
 //! again and again (`learnt`), or different pieces of 16 MiB in turn (`unseen`: too many
 //! for the predictor to learn, few enough to stay in the cache), or a piece whose 64-byte
-//! blocks follow a pattern (`pattern`: every guess right). Used in docs/PERFORMANCE.md,
-//! "AVX2: the main loop's mask made one group ahead"; to compare two versions of the code,
-//! build it from each and run the two in turn.
+//! blocks follow a pattern (`pattern`: every guess right). Used in
+//! docs/PERFORMANCE.md#avx2-main-loop-mask; to compare two versions of the code, build it
+//! from each and run the two in turn.
 //!
 //! Usage: `learnt SCRIPT SIZE CALLS learnt|unseen` (SCRIPT: ascii, latin, cyrillic, cjk,
 //! emoji or mixed), or `learnt pattern BLOCKS SIZE CALLS`, where BLOCKS is a string of `A`

@@ -1,7 +1,7 @@
 //! Writes the generated text of every script at the given sizes into a directory, as
 //! `SCRIPT-SIZE.txt` (seed 7), for the tools that take files: `scripts/ab-compare.sh`, the
-//! CLI. Used in docs/PERFORMANCE.md, "Long inputs ask for the bytes ahead", where files
-//! larger than the caches are measured.
+//! CLI. Used in docs/PERFORMANCE.md#memory-prefetch, where files larger than the caches are
+//! measured.
 //!
 //! Usage: `cargo run --release -p vutf8-corpus --example write-files -- DIR SIZE...`, each
 //! SIZE in bytes or with a `K` or `M` suffix (binary: `64K`, `32M`).

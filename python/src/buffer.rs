@@ -20,11 +20,11 @@ use pyo3::types::PyBytes;
 
 /// Inputs of at least this many bytes are read without the GIL (`Python::detach`).
 ///
-/// Releasing and taking back the GIL costs about 55 ns on an idle interpreter, and a thread
-/// waiting for the GIL needs microseconds to wake and use it (after which the caller may
-/// wait for the switch interval); vutf8 validates 64 KiB of non-ASCII text in 3.6 µs on
-/// AVX2, so from here releasing costs 1 to 3 % and can let another thread run
-/// (docs/PYTHON.md, "Releasing the GIL", has the measurements).
+/// Releasing and taking back the GIL costs tens of nanoseconds, and a thread waiting for
+/// the GIL needs microseconds to wake and use it (after which the caller may wait for the
+/// switch interval); from here the validation takes microseconds, so releasing costs a few
+/// per cent and can let another thread run (docs/PYTHON.md, "Releasing the GIL", has the
+/// measurements).
 pub const DETACH_MIN: usize = 64 * 1024;
 
 /// The bytes of a Python object, borrowed for as long as this value lives.

@@ -15,15 +15,15 @@ pub(crate) enum Avx2Schedule {
     /// Every CPU but those below: the plain AVX2 row.
     Plain,
     /// AVX2 on 128-bit units: AMD Zen 1 and Zen+ (family 17h, models below 30h; Zen 2,
-    /// from model 30h, has 256-bit units) and Hygon Dhyana (family 18h, a Zen 1). On an
-    /// Intel Xeon Emerald Rapids this schedule, forced on, was slower on every kind of text
-    /// but invalid text (docs/PERFORMANCE.md, "A second CPU, fifth time").
+    /// from model 30h, has 256-bit units) and Hygon Dhyana (family 18h, a Zen 1), where a
+    /// full check costs twice as much; forced on an Intel Xeon Emerald Rapids, this schedule
+    /// was slower on every kind of text but invalid text (docs/PERFORMANCE.md#avx2-units-128).
     Units128,
     /// Inputs up to one block checked whole, with no ASCII test: AMD Zen 5 (family 1Ah),
-    /// where the plain schedule's wrong guesses on mixed text of 8-64 bytes cost 2-3x the
-    /// time (docs/PERFORMANCE.md, "A Zen 5 again after the Zen 3 sessions"). Not the Zen 4
-    /// (family 19h), where a check of 33-64 bytes of English HTML cost up to 1.22x what
-    /// 66 bytes did (2026-11-27): not measured there with this schedule.
+    /// where the plain schedule's wrong guesses on mixed text of 8-64 bytes cost more than
+    /// the checks they save (docs/PERFORMANCE.md#avx2-zen5-short-whole). Not the Zen 4
+    /// (family 19h), where checking mostly-ASCII text up to one block whole made a cliff:
+    /// not measured there with this schedule.
     ShortWhole,
 }
 

@@ -249,9 +249,8 @@ macro_rules! entry_and_paths {
         /// on to the short path's function (`$small`, which tests them again: a guess the
         /// branch predictor gets right, since this one just failed). In the short path's
         /// function, where the tests of the lengths put two or three taken jumps before
-        /// the answer, English HTML of 8-15 bytes cost 1.3x what 20 bytes did on an AMD Zen
-        /// 3 (docs/PERFORMANCE.md, "AVX2: inputs under one register tested in functions of
-        /// their own").
+        /// the answer, mostly-ASCII text of 8-15 bytes cost more than longer inputs
+        /// (docs/PERFORMANCE.md#avx2-short-ascii-test).
         ///
         /// # Safety
         /// The CPU supports this backend's target features; with `WORDS`, `input.len()` is

@@ -104,7 +104,7 @@ pub struct Records<'a> {
     bits: ErrorBits,
     /// In the tests, the scan of a window when not `arch::scan` (the backend chosen for
     /// this CPU): each backend's in turn. (Not a field of the library: a call through it
-    /// cost 4-9 % on the multilingual and damaged logs.)
+    /// slows the scan of multilingual and damaged logs, docs/PERFORMANCE.md#records-scan.)
     #[cfg(all(test, feature = "std"))]
     scan: Option<ScanFn>,
     /// The window's delimiters, in order: the first `found` are written (`arch::scan`),

@@ -1,5 +1,5 @@
 //! Shared by the benchmarks: inputs placed 8 bytes past a 64-byte boundary (a realistic
-//! worst case for alignment), the sizes and corpora the issue asks for, and a timer that
+//! worst case for alignment), the sizes and corpora of the comparison, and a timer that
 //! takes the median of interleaved rounds.
 #![allow(dead_code)]
 

@@ -7,12 +7,10 @@
 /// `n` is odd) every contender runs first equally often and follows each other contender
 /// equally often.
 ///
-/// Who runs just before matters. On this project's shared Zen 3, a validator that followed
-/// std on a 10 MB file (10 ms of scalar decoding per call) ran its next two calls up to a
-/// third slower, whichever validator it was; a 10 ms busy loop that reads no memory did the
-/// same, a loop of vector arithmetic did not slow down (docs/PERFORMANCE.md, "Who runs
-/// before whom"). A plain rotation keeps the cyclic order, so the contender listed after
-/// std, vutf8, followed it in three rounds out of four.
+/// Who runs just before matters: a validator that follows milliseconds of other work (std
+/// on a 10 MB file, or a busy loop that reads no memory) runs its next calls slower,
+/// whichever validator it is (docs/PERFORMANCE.md#method-order). A plain rotation keeps the
+/// cyclic order, so the contender listed after std would follow it in most rounds.
 pub fn balanced_order(n: usize, round: usize) -> Vec<usize> {
     let period = if n.is_multiple_of(2) { n } else { 2 * n };
     let r = round % period.max(1);

@@ -111,7 +111,7 @@ fn measure(
 /// two calls on the same file, a validator has gone through the rest of the corpus
 /// (70 MB), so its branch predictor no longer holds the pattern of that file, as in a
 /// program that validates each text once. (The batches of [`measure`] repeat one file,
-/// and the predictor learns files up to about 1 MB: docs/PERFORMANCE.md.)
+/// and the predictor learns files up to about 1 MB: docs/PERFORMANCE.md#method-unseen.)
 fn measure_walk(files: &[File], contenders: &[Contender], rounds: usize) -> Vec<Vec<f64>> {
     let mut samples = vec![vec![Vec::with_capacity(3 * rounds); contenders.len()]; files.len()];
     for round in 0..3 * rounds {

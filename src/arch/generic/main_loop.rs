@@ -40,9 +40,10 @@
 //! - *The end*: the last partial block is re-checked as the last 64 bytes of the input,
 //!   overlapping, so nothing is copied ([`State::finish`]).
 //!
-//! Why each rule is as it is, and what it bought, is measured in `docs/PERFORMANCE.md`
-//! ("ASCII runs inside the text", "Aligned blocks", "Far into a long input", "Notes moved
-//! from code"). Errors are located as for the other paths ([`super::schedule::locate`]).
+//! Why each rule is as it is, and what it bought: `docs/PERFORMANCE.md#main-loop`, and the
+//! sections after it (`#aligned-blocks`, `#main-loop-ascii-skip`, `#prefetch-ahead`,
+//! `#far-into-long-input`, `#memory-prefetch`, `#avx2-main-loop-mask`). Errors are located as
+//! for the other paths ([`super::schedule::locate`]).
 //! Next: [`super::schedule`] for shorter inputs, [`super::lookup`] for the check of one
 //! register.
 
@@ -236,8 +237,8 @@ impl<V: Vector> State<V> {
             if FAR {
                 self.dense_left = self.dense_left.saturating_sub(1);
                 // Far in, the text comes from memory, and a wrong guess of the groups
-                // around empties the pipeline of the loads in flight (docs/PERFORMANCE.md,
-                // "Long inputs ask for the bytes ahead").
+                // around empties the pipeline of the loads in flight
+                // (docs/PERFORMANCE.md#memory-prefetch).
                 prefetch_blocks::<V>(ptr.wrapping_add(PREFETCH_AHEAD), LOOP_GROUP);
             }
             self.ascii_group = false;
@@ -260,11 +261,10 @@ impl<V: Vector> State<V> {
     /// inside the input, its ASCII tests are made here, before this group's loop, and the
     /// next call takes its mask from `next_busy` (where the next group checked is not that
     /// one, after an ASCII skip or an untested group, it makes its own). The loop's loads
-    /// then wait on no test: with the mask of the group itself, every group began with the
-    /// latency of its tests and of the first address made from them, which a branch per
-    /// block, guessed, does not wait on; text the branch predictor had learnt took up to
-    /// 1.5x the time for it, mixed text 1.13x (docs/PERFORMANCE.md, "AVX2: the main loop's
-    /// mask made one group ahead").
+    /// then wait on no test: with the mask of the group itself, every group would begin with
+    /// the latency of its tests and of the first address made from them, which a branch per
+    /// block, guessed, does not wait on, and text the branch predictor has learnt pays most
+    /// for it (docs/PERFORMANCE.md#avx2-main-loop-mask).
     ///
     /// # Safety
     /// `ptr - 3` is valid for reads of `LOOP_GROUP * BLOCK + 3` bytes, and with
@@ -307,7 +307,7 @@ impl<V: Vector> State<V> {
             }
             // The register at the block's end where the next block is ASCII, else the
             // register of zeros: a select of the address (a mask made from the bit cost
-            // more, docs/PERFORMANCE.md, "AVX2: the main loop's groups by a mask").
+            // more, docs/PERFORMANCE.md#avx2-main-loop-mask).
             let from = core::hint::select_unpredictable(
                 ends >> k & 1 != 0,
                 at.wrapping_add(BLOCK - V::BYTES),
@@ -462,9 +462,8 @@ impl<V: Vector> State<V> {
 #[inline(always)]
 unsafe fn skip_ascii<V: Vector>(ptr: *const u8, mut pos: usize, len: usize) -> usize {
     // The loop starts on a 64-byte boundary of code, wherever the linker puts the function
-    // that holds it: on an AMD Zen 3 the speed of whole files hung on that place, by up to
-    // 1.2x from one build to the next (docs/PERFORMANCE.md, "AVX2: the main loop's ASCII
-    // skip on a 64-byte boundary of code").
+    // that holds it: elsewhere the speed of whole files hangs on where that is, from one
+    // build to the next (docs/PERFORMANCE.md#skip-ascii-code-alignment).
     #[cfg(target_arch = "x86_64")]
     // SAFETY: an assembler directive, no instruction: padding (no-ops) up to the next
     // 64-byte boundary of code.

@@ -42,8 +42,8 @@
 //! few ASCII tests, each over as many bytes as text of one kind (ASCII, or not) tends to
 //! span. A message is validated once: a branch on its bytes is a coin the predictor cannot
 //! have seen, and a wrong guess costs more than checking a few registers through the
-//! tables (docs/PERFORMANCE.md, "Per call"). The rules, each in the function that applies
-//! it:
+//! tables (docs/PERFORMANCE.md#length-not-bytes). The rules, each in the function that
+//! applies it:
 //!
 //! - *One register* for inputs shorter than one ([`validate_partial`]); with AVX2, after
 //!   an ASCII test of two overlapping reads ([`short_ascii`]).
@@ -52,14 +52,14 @@
 //!   checked, after an ASCII test of the first block and then of the others
 //!   ([`validate_short`]).
 //! - *An ASCII test of every input* with AVX2 (`Vector::SHORT_ASCII_FROM`: from 8 bytes;
-//!   on 128-bit units from 16): without it a message of mostly-ASCII text of 33-64 bytes
-//!   cost 1.5x one of 65 bytes, which leaves at its first test.
+//!   on 128-bit units from 16): without it a message of mostly-ASCII text just under one
+//!   block costs more than one just over it, which leaves at its first test.
 //! - *A schedule per microarchitecture* where one pays: AVX2 on 128-bit units (AMD Zen 1
-//!   and Zen+) starts its groups from the first byte at 320 bytes and its aligned medium path at 1
-//!   KiB, and tests a busy input's error every 512 bytes (`Vector::BUSY_ERROR_TEST`): a
-//!   full check costs twice as much there. Every AVX2 CPU has groups of `SMALL_GROUP`
-//!   blocks below 8 KiB (`Vector::SMALL_GROUPS_BELOW`), the busy ones reached by a loop
-//!   over their bits (`Vector::BUSY_GROUPS_LOOP`).
+//!   and Zen+) starts its groups from the first byte at 320 bytes and its aligned medium
+//!   path at 1 KiB, and tests a busy input's error every 512 bytes
+//!   (`Vector::BUSY_ERROR_TEST`): a full check costs twice as much there. Every AVX2 CPU
+//!   has groups of `SMALL_GROUP` blocks below 8 KiB (`Vector::SMALL_GROUPS_BELOW`), the
+//!   busy ones reached by a loop over their bits (`Vector::BUSY_GROUPS_LOOP`).
 //! - *Groups* of `MEDIUM_GROUP` blocks above that (AVX-512 from `LARGE_GROUPS_FROM_512`
 //!   below `MASKED_BELOW`: `MEDIUM_GROUP_512`; eight registers either way), on 64-byte
 //!   boundaries of memory, one ASCII test each; their number, and the rest's registers,
@@ -182,10 +182,8 @@ pub(crate) unsafe fn ascii_first<V: Vector, const WORDS: bool, R>(
 /// AVX-512): one register (of `V::Narrow` where the input is shorter than one of those) or
 /// the short path. In a function of its own on the backends with
 /// `Vector::PATHS_OUT_OF_LINE`, so that the medium path's code does not move it about
-/// (where the short path lay in the
-/// function that also held AVX2's groups from the first byte, a change to those made
-/// inputs of 8-64 bytes up to 1.2x slower or faster than others: docs/PERFORMANCE.md, "Per
-/// call").
+/// (sharing a function with the groups, the short path's timing moved with every change to
+/// them: docs/PERFORMANCE.md#paths-out-of-line).
 ///
 /// # Safety
 /// As for [`validate`]; `input.len() < SHORT_BELOW`.
@@ -292,13 +290,13 @@ pub(crate) unsafe fn validate_aligned<V: Vector>(input: &[u8]) -> Result<(), usi
 ///    any table is loaded. The first block's test comes first so that text that is not
 ///    ASCII mostly stops there, and so that the branches' guesses are as often wrong at
 ///    every length: a single test of the whole input, right more often the longer the
-///    input, made the lengths just past one block 1.2x slower than twice as long ones on
-///    Chinese text (docs/PERFORMANCE.md, "Per call"). Up to one block, from
+///    input, made the lengths just past one block slower than twice as long ones on
+///    Chinese text, a cliff (docs/PERFORMANCE.md#short-path). Up to one block, from
 ///    `Vector::SHORT_ASCII_FROM` (AVX2), the OR of the first and the last register
-///    ([`short_ascii`]); on
-///    the other backends no test: on text seen once it is a guess, and there one or two
-///    registers cost about what a wrong guess costs (with AVX2 a message of mostly-ASCII
-///    text of 33-64 bytes cost 1.5x one of 65 bytes without it).
+///    ([`short_ascii`]); on the other backends no test: on text seen once it is a guess,
+///    and there one or two registers cost about what a wrong guess costs (with AVX2 a
+///    message of mostly-ASCII text just under one block costs more without it than one
+///    just over it: docs/PERFORMANCE.md#avx2-short-ascii-test).
 /// 2. The first register is checked with a zero predecessor; the last, which ends at the
 ///    end of the input (overlapping the one before it where the length is not a whole
 ///    number of registers), must not leave a sequence open. From three bytes past the
@@ -350,9 +348,8 @@ unsafe fn validate_short<V: Vector>(input: &[u8]) -> Result<(), usize> {
         // The registers in between (from three registers on), then the last, each with
         // the 3 bytes before it read from memory. (After this branch, not through
         // `check_start` before it, so that inputs of 3 bytes past one register up to two
-        // registers run no loop code: with `check_start` before this branch they were
-        // 0.2-0.4 ns faster and 33-34 B not, 1.10-1.19x their time: a cliff,
-        // docs/PERFORMANCE.md, "Per call".)
+        // registers run no loop code: through `check_start` the shortest of them cost more
+        // than longer ones, a cliff, docs/PERFORMANCE.md#short-path.)
         // SAFETY: 3 <= V::BYTES and 3 <= last_at.
         error = unsafe { check_to_end(&t, ptr, 1, len, error) };
     } else if last_at > 0 {
@@ -420,13 +417,13 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
     // each group branches on its bit, decided as soon as it is met, so a wrong guess costs
     // a refill of the pipeline, not also the wait for its group's loads. Longer inputs
     // (AVX-512's whole files) test each group as they go: reading each group twice costs
-    // more there than it saves (docs/PERFORMANCE.md, "Per call").
+    // more there than it saves (docs/PERFORMANCE.md#medium-path).
     let masked = len < MASKED_BELOW;
     if V::BYTES == REGISTER_512 && masked && !first_ascii {
         // (AVX-512) A first block that is not ASCII says the text is busy: one pass
         // ([`check_busy`]), as in `validate_groups`. The 128-bit backends keep their
         // ASCII tests: a full check costs them four times the registers, and SSE4.2 lost
-        // 5 % on English HTML with this rule (docs/PERFORMANCE.md, "Per call").
+        // on English HTML with this rule (docs/PERFORMANCE.md#busy-one-pass).
         // SAFETY: the first block, the groups and the rest's registers lie inside
         // `input`, each register 3 bytes in or more but the first block's first.
         return unsafe {
@@ -539,34 +536,29 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
 /// starts, right after the first block with `Vector::GROUPS_AFTER_FIRST_BLOCK` (AVX2 on
 /// 256-bit units: the first block, tested first anyway, is read once, the first group
 /// needs no check with no bytes before it, and a length one block past a whole number of
-/// groups leaves no rest; in its own A/B on an AMD Zen 3 every kind of text measured was
-/// faster, English HTML at the whole numbers of blocks 576-768 B by 3-8 %:
-/// docs/PERFORMANCE.md, "AVX2: the groups right after the first block"), else
-/// at the first byte; from `ALIGNED_FROM`, a first block and the groups
-/// from the first 64-byte boundary, as in [`validate_medium`]. Then the rest: in the registers that end at the end of the input,
+/// groups leaves no rest; every kind of text measured was faster for it:
+/// docs/PERFORMANCE.md#avx2-groups-after-first-block), else at the first byte; from
+/// `ALIGNED_FROM`, a first block and the groups from the first 64-byte boundary, as in
+/// [`validate_medium`]. Then the rest: in the registers that end at the end of the input,
 /// except AVX-512's from the first 64-byte boundary, in registers from where the groups
 /// end, the last clamped to end at the end (counted from the end, each of its 64-byte loads
-/// straddled a cache line, and messages all ASCII lost 3-10 %; AVX2's 32-byte loads
-/// measured the same either way: docs/PERFORMANCE.md, "AVX-512: a branch per group from
-/// 1 KiB").
+/// straddled a cache line, which messages all ASCII paid for; AVX2's 32-byte loads
+/// measured the same either way: docs/PERFORMANCE.md#group-branches).
 ///
-/// Where the first block is not ASCII, every group and the rest are checked in one pass,
-/// with no ASCII test (aligned or not: from the first byte too, busy text read each group
-/// twice, 10-12 % on Russian and Chinese at 0.5-1.5 KiB on a Zen 4, docs/PERFORMANCE.md,
-/// "A Zen 4"). Otherwise every ASCII test comes first, with no branch: the first block's
-/// (unless the groups start at the first byte), one bit per group into `busy`, the rest's.
-/// Then **no branch on the whole input**: whether a message of mixed text is all ASCII is a
-/// coin the predictor cannot call (half of English HTML's 2 KiB messages are, and two in
-/// three or more below 1 KiB), and each wrong guess costs more than the branch saves, even
-/// where most messages are all ASCII: a message that is not then pays for a wrong guess on
-/// its group too (docs/PERFORMANCE.md, "Per call" and "AVX2: no branch on the whole input
-/// below 1 KiB either"). Instead each group branches on its own bit, which on mostly-ASCII
-/// text is nearly always "ASCII"; a group that is ASCII costs that test and nothing else,
-/// and a group that is not is checked, with the register at its end tested for a sequence
-/// left open where what follows it is ASCII ([`open_at_end`]). The bits are tested four to
-/// a step, so that an ASCII group costs one instruction; with `Vector::BUSY_GROUPS_LOOP`
-/// (AVX2) a loop visits the bits that are set instead, and its one guess is how many
-/// there are.
+/// Where the first block is not ASCII, every group and the rest are checked in one pass, with no
+/// ASCII test (aligned or not: from the first byte too, busy text read each group twice,
+/// docs/PERFORMANCE.md#busy-one-pass). Otherwise every ASCII test comes first, with no branch: the
+/// first block's (unless the groups start at the first byte), one bit per group into `busy`, the
+/// rest's. Then **no branch on the whole input**: whether a message of mixed text is all ASCII is a
+/// coin the predictor cannot call (of mostly-ASCII text, some messages are and some are not, at
+/// every length), and each wrong guess costs more than the branch saves, even where most messages
+/// are all ASCII: a message that is not then pays for a wrong guess on its group too
+/// (docs/PERFORMANCE.md#group-branches). Instead each group branches on its own bit, which on
+/// mostly-ASCII text is nearly always "ASCII"; a group that is ASCII costs that test and nothing
+/// else, and a group that is not is checked, with the register at its end tested for a sequence
+/// left open where what follows it is ASCII ([`open_at_end`]). The bits are tested four to a step,
+/// so that an ASCII group costs one instruction; with `Vector::BUSY_GROUPS_LOOP` (AVX2) a loop
+/// visits the bits that are set instead, and its one guess is how many there are.
 ///
 /// # Safety
 /// As for [`validate`]; `V::GROUPS_FROM <= input.len() < MASKED_BELOW` and
@@ -611,10 +603,10 @@ unsafe fn validate_groups<V: Vector, const G: usize, const ALIGNED: bool>(
         (BLOCK, BLOCK)
     };
     // AVX-512's groups leave the rest one whole block or more (fewer than `G + 2`), under
-    // one ASCII test, where a rest of a few bytes was a register and a branch more: with
-    // the inputs of one group (448-639 bytes, `tiers::ONE_GROUP_BELOW_512`) in their own
-    // function, English HTML at 576-639 bytes took 0.91-0.95x the time, other text
-    // 0.96-0.98x (docs/PERFORMANCE.md, "AVX-512: the groups leave the rest a whole block").
+    // one ASCII test, where a rest of a few bytes would be a register and a branch more:
+    // with the inputs of one group (448-639 bytes, `tiers::ONE_GROUP_BELOW_512`) in their
+    // own function, every kind of text measured is faster at 576-639 bytes
+    // (docs/PERFORMANCE.md#avx512-groups).
     let groups = if ALIGNED && V::BYTES == REGISTER_512 {
         (len - 2 * BLOCK) / (G * BLOCK)
     } else {
@@ -776,8 +768,8 @@ struct Cover {
 /// [`Cover`] (the first with no bytes before it) and the end-of-input check, with no ASCII
 /// test and no branch but the loops'. [`validate_groups`] (AVX2) and [`validate_medium`]
 /// (AVX-512, below `MASKED_BELOW`) send such inputs here: reading each group for its ASCII
-/// test and again to check it cost text that is not ASCII in every group 10-16 %
-/// (docs/PERFORMANCE.md, "Per call").
+/// test and again to check it costs text that is not ASCII in every group more than the
+/// tests save (docs/PERFORMANCE.md#busy-one-pass).
 ///
 /// # Safety
 /// The CPU supports `V`'s instruction set; `ptr` is valid for reads of `len` bytes, which
@@ -929,7 +921,7 @@ unsafe fn group<V: Vector, const G: usize>(
 /// on, so a sequence open before `at` is already an error, and the register ending at
 /// `BLOCK` can only show one that is (bytes `at..BLOCK` are ASCII). No branch on `at`,
 /// which depends on the input's address: on text seen once it would be a guess
-/// (docs/PERFORMANCE.md, "Per call").
+/// (docs/PERFORMANCE.md#medium-path).
 ///
 /// # Safety
 /// The CPU supports `V`'s instruction set; `ptr` is valid for reads of `at.max(BLOCK)`
@@ -979,8 +971,8 @@ unsafe fn validate_partial<V: Vector>(input: &[u8]) -> Result<(), usize> {
 /// at its end: of `V`'s registers from their width (two make a block), of `V::Narrow`'s
 /// from theirs, else of 8 bytes in general registers. Below one register, before
 /// [`validate_partial`] and not on its register: that one is packed or shifted into place
-/// first, which made the test of a 16-31-byte input cost what a full check of it does
-/// (docs/PERFORMANCE.md, "AVX2: an ASCII test from 8 bytes").
+/// first, which made the test of a 16-31-byte input cost nearly what a full check of it
+/// does (docs/PERFORMANCE.md#avx2-short-ascii-test).
 ///
 /// # Safety
 /// As for [`validate`].
@@ -1097,10 +1089,9 @@ pub(super) unsafe fn all_ascii<V: Vector>(ptr: *const u8, n: usize) -> bool {
 /// two a turn (the last of an odd number alone): bit `k` of the answer (a mask `M`, `u32`
 /// or `u64`) is set where span `k` is not all ASCII. AVX2's medium-path groups and its main
 /// loop's blocks. Two a turn: one a turn, the loop's own instructions (its count, compare
-/// and jump, a shift by a variable amount) were about as many as the tests' and cost
-/// English HTML 5-12 % of its time at 513 B - 4 KiB on a Zen 3 (docs/PERFORMANCE.md, "AVX2:
-/// the groups' ASCII tests two a turn"). The main loop's mask is `u32`: with `u64` the
-/// compiler ordered its tests otherwise.
+/// and jump, a shift by a variable amount) are about as many as the tests', and on
+/// mostly-ASCII text they are most of the time (docs/PERFORMANCE.md#two-tests-a-turn). The
+/// main loop's mask is `u32`: with `u64` the compiler ordered its tests otherwise.
 ///
 /// # Safety
 /// The CPU supports `V`'s instruction set; `ptr` is valid for reads of
@@ -1154,9 +1145,9 @@ pub(super) fn aligned_head(ptr: *const u8) -> usize {
 /// register with an error bit. The last register ends at the end of the input, overlapping
 /// the one before it, whose bytes it skips; an input shorter than one register is one
 /// register with zeros after it. No copy and no scan of bytes: an invalid message costs
-/// `from_utf8` about what std's walk to the error costs (docs/PERFORMANCE.md, "Exact
-/// errors"). Each backend compiles it into its own `#[cold]`, `#[target_feature]`
-/// function, so the hot paths stay small.
+/// `from_utf8` about what std's walk to the error costs (docs/PERFORMANCE.md#exact-errors).
+/// Each backend compiles it into its own `#[cold]`, `#[target_feature]` function, so the
+/// hot paths stay small.
 ///
 /// # Safety
 /// As for [`validate`].

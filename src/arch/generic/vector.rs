@@ -27,9 +27,8 @@ pub(crate) trait Vector: Copy {
     /// The vector type that checks inputs shorter than one of *its* registers, where that
     /// is narrower than `Self` (`schedule::validate_small`); `Self` where none is. AVX2:
     /// SSE4.2's 128-bit register for inputs of under 16 bytes, which one register of 16
-    /// bytes checks with fewer instructions and jumps than one of 32 (a cycle a call, and
-    /// no step from 15 to 16 bytes: docs/PERFORMANCE.md, "AVX2: inputs under 16 bytes in
-    /// a 128-bit register").
+    /// bytes checks with fewer instructions and jumps than one of 32 (no step from 15 to 16
+    /// bytes: docs/PERFORMANCE.md#avx2-narrow-register).
     ///
     /// Contract: every CPU that runs `Self`'s instruction set runs `Narrow`'s, and the
     /// target features of `Self`'s functions imply `Narrow`'s (AVX2 implies SSE4.2), so
@@ -65,7 +64,7 @@ pub(crate) trait Vector: Copy {
     /// (`tiers::GROUPS_FROM_256`; on 128-bit units `tiers::GROUPS_FROM_UNITS_128`),
     /// AVX-512's first groups (`tiers::GROUPS_FROM_512`). `SHORT_BELOW` by default, where
     /// it is also `ALIGNED_FROM`: no input takes that function. Measured per backend
-    /// (docs/PERFORMANCE.md, "Per call").
+    /// (docs/PERFORMANCE.md#avx2-groups-after-first-block, docs/PERFORMANCE.md#avx512-groups).
     const GROUPS_FROM: usize = crate::tiers::SHORT_BELOW;
 
     /// Whether the groups below [`Self::ALIGNED_FROM`] (`schedule::validate_groups`) start
@@ -73,10 +72,9 @@ pub(crate) trait Vector: Copy {
     /// first byte: the first block is then read once, the first group needs no check of
     /// its own with no bytes before it, and an input whose length is one block past a whole
     /// number of groups has no rest. `false` by default; AVX2 on 256-bit units `true`,
-    /// where every kind of text measured was faster with it on an AMD Zen 3
-    /// (docs/PERFORMANCE.md, "AVX2: the groups right after the first block"); AVX2 on
-    /// 128-bit units (Zen 1), where it was not measured, keeps the groups from the first
-    /// byte.
+    /// where every kind of text measured was faster with it
+    /// (docs/PERFORMANCE.md#avx2-groups-after-first-block); AVX2 on 128-bit units (Zen 1),
+    /// where it was not measured, keeps the groups from the first byte.
     const GROUPS_AFTER_FIRST_BLOCK: bool = false;
 
     /// Whether a backend's entries (`validate`, `is_valid`) jump to a function of its own
@@ -85,10 +83,9 @@ pub(crate) trait Vector: Copy {
     /// (SSE4.2 and AVX2: six of them), the compiler saves them on entry, for the short
     /// path too; a jump to each path's function costs one branch instead. And where the
     /// short path shares a function with the medium path, a change to the medium path's
-    /// code moves the short path's and its timing with it (AVX-512: 0.3-0.5 ns at 8-64
-    /// bytes, 64 B 5 % below the fastest peer on English HTML in one build and above it in
-    /// the next). It is a cost where a call cannot be a jump (WASM) and was not measured
-    /// on NEON: `false` by default. (docs/PERFORMANCE.md, "Per call".)
+    /// code moves the short path's and its timing with it. It is a cost where a call cannot
+    /// be a jump (WASM) and was not measured on NEON: `false` by default
+    /// (docs/PERFORMANCE.md#paths-out-of-line).
     const PATHS_OUT_OF_LINE: bool = false;
 
     /// Inputs of this many bytes and more, up to one block, are tested for ASCII (one OR of
@@ -115,30 +112,27 @@ pub(crate) trait Vector: Copy {
     /// with no test of the whole input first, the groups starting where the input does
     /// below [`Self::ALIGNED_FROM`] ([`Self::GROUPS_AFTER_FIRST_BLOCK`];
     /// `schedule::validate_groups`); else the whole input's ASCII test comes first
-    /// (`schedule::validate_medium`). Measured per backend: on AVX2 it made messages of
-    /// mixed text 8-10 % faster, on AVX-512 it made those of ASCII text 10 % slower
-    /// (docs/PERFORMANCE.md, "Per call"). `false` by default. (AVX-512 takes
-    /// the same groups, with its aligned rest, from `tiers::GROUPS_FROM_512` to
-    /// `tiers::GROUP_BRANCHES_BELOW_512` only.)
+    /// (`schedule::validate_medium`). On mixed text whether a whole message is ASCII is a
+    /// coin for that test (docs/PERFORMANCE.md#group-branches). `false` by default. (AVX-512
+    /// takes the same groups, with its aligned rest, from `tiers::GROUPS_FROM_512` to
+    /// `tiers::GROUP_BRANCHES_BELOW_512` only: from there its messages all ASCII lose more
+    /// than the others gain.)
     const GROUP_BRANCHES: bool = false;
 
     /// Whether `schedule::validate_groups` reaches the groups that are not ASCII by a loop
     /// over the set bits of its mask (one guess per input: how many there are) instead of
     /// a branch on each group's bit (a guess per group, four bits to a step). `false` by
-    /// default; AVX2 `true`, where every kind of text measured was faster with it from 1
-    /// KiB on an AMD Zen 1 and a Zen 3 (docs/PERFORMANCE.md, "AVX2 on 128-bit units: the
-    /// groups that are not ASCII by a loop over their bits" and "AVX2 on 256-bit units:
-    /// groups of 2 blocks, the busy ones by a loop over their bits"); not measured on an
-    /// Intel core.
+    /// default; AVX2 `true`, where every kind of text measured was faster with it
+    /// (docs/PERFORMANCE.md#avx2-small-groups); not measured on an Intel core.
     const BUSY_GROUPS_LOOP: bool = false;
 
     /// Whether the main loop's tested groups take every block's ASCII test first, into a
     /// mask, and reach the blocks that are not ASCII by a loop over its bits
     /// (`main_loop::State::group_by_mask`), instead of a branch on each block's test.
-    /// `false` by default; AVX2 on 256-bit units `true`: on an AMD Zen 3, whole files of
-    /// mixed text not seen before ran up to 1.7x as fast, files validated again and again
-    /// (whose branches the predictor had learnt) down to 0.8x (docs/PERFORMANCE.md,
-    /// "AVX2: the main loop's groups by a mask", which says why text seen once decides).
+    /// `false` by default; AVX2 on 256-bit units `true`: whole files of mixed text seen once
+    /// gain far more than files validated again and again (whose branches the predictor has
+    /// learnt) lose (docs/PERFORMANCE.md#avx2-main-loop-mask; why text seen once decides:
+    /// docs/PERFORMANCE.md#text-seen-once-decides).
     const MAIN_LOOP_BITS: bool = false;
 
     /// The bytes of `input`, shorter than one register, in a register with zeros after them
@@ -192,11 +186,11 @@ pub(crate) trait Vector: Copy {
     /// The same register, made opaque to the compiler: the lookup's constants
     /// (`lookup::Tables::new`) go through it, so that they are built once into registers
     /// instead of being read again from the constant pool by each instruction that uses
-    /// them. Where the compiler unrolls the short path's registers (AVX-512), it folded
+    /// them. Where the compiler unrolls the short path's registers (AVX-512), it folds
     /// those reads into every copy, three more loads per register beside the four of
-    /// `check_at`, and up to 512 bytes lost 10-25 % to them (docs/PERFORMANCE.md, "Per
-    /// call"). The default is the register itself: with AVX2's 16 registers, pinning eight
-    /// constants made the main loop spill and gained nothing in the sweep.
+    /// `check_at` (docs/PERFORMANCE.md#avx512-pinned-constants). The default is the register
+    /// itself: with AVX2's 16 registers, pinning eight constants made the main loop spill
+    /// and gained nothing.
     #[inline(always)]
     fn pinned(self) -> Self {
         self
@@ -246,9 +240,9 @@ pub(crate) trait Vector: Copy {
 
     /// The index of the first byte from byte `from` on that is not zero, if any (the cold
     /// path that locates an error: [`crate::arch::generic::schedule::locate`]). From
-    /// [`Vector::eq_mask`]: one compare into a bit mask and a count of its trailing ones.
-    /// (It was a store and a scan of the bytes, which stalled on the store and guessed a
-    /// branch per byte: docs/PERFORMANCE.md, "Exact errors".)
+    /// [`Vector::eq_mask`]: one compare into a bit mask and a count of its trailing ones. (A
+    /// store and a scan of the bytes stalls on the store and guesses a branch per byte:
+    /// docs/PERFORMANCE.md#exact-errors.)
     #[inline(always)]
     fn first_nonzero_byte(self, from: usize) -> Option<usize> {
         debug_assert!(from < Self::BYTES);

@@ -80,8 +80,8 @@ const _: () = assert!(core::mem::size_of::<Avx512Vector>() == <Avx512Vector as V
 
 impl<const VBMI: bool> Vector for Avx512Vector<VBMI> {
     // The masked load takes every length under 64 in one register. (AVX2's and SSE4.2's
-    // registers under 32 bytes: 4-6 % faster there on a Zen 4, 1 % slower at 32-63 B,
-    // not measured elsewhere: docs/PERFORMANCE.md.)
+    // registers under 32 bytes were faster there and slower at 32-63 B on a Zen 4, not
+    // measured elsewhere: docs/PERFORMANCE.md#avx2-narrow-register.)
     type Narrow = Self;
     const BYTES: usize = crate::tiers::REGISTER_512;
 
