@@ -460,8 +460,7 @@ fn every_2_byte_string_at_every_offset() {
 /// the same lookup on the same registers in the short contexts, where they see every
 /// string, and share the medium path around it with the selected backend (as for the
 /// 4-byte strings, [`every_4_byte_string_from_f0_to_f4`]; the other backends' long
-/// contexts were a quarter of this test's time: `docs/RELIABILITY.md`, "CI on the slowest
-/// CPU"). In the sample tier, the class-edge strings everywhere.
+/// contexts were a quarter of this test's time: `docs/RELIABILITY.md#ci-cuts`). In the sample tier, the class-edge strings everywhere.
 #[test]
 fn every_3_byte_string_at_every_offset() {
     let later = later_bytes(3);
@@ -528,7 +527,7 @@ fn long_but_the_selected() -> Long {
 /// on the same registers in the short contexts, where they see every string; the medium
 /// path around it is code they share with the selected backend. (Every string in the long
 /// contexts on them was 18 checks of an input of some 600 bytes for each of 84 million
-/// strings: half of this test's time, `docs/RELIABILITY.md`, "CI on the slowest CPU".) In
+/// strings: half of this test's time, `docs/RELIABILITY.md#ci-cuts`.) In
 /// the sample tier, the class-edge strings everywhere.
 #[test]
 fn every_4_byte_string_from_f0_to_f4() {

@@ -1,0 +1,328 @@
+//! The vector pass behind every path that meets invalid text ([`crate::errors`], and through
+//! it lossy decoding, repair and the records' policies): where each ill-formed part of a
+//! stretch of text starts and how long it is (its *maximal subpart*), decided 64 bytes at a
+//! time from bit masks, where the scalar decoder decides a byte at a time.
+//!
+//! # The idea
+//!
+//! Where decoding resumes after an error is the crate's one rule (`crate::decode`), and
+//! under it the decoding of UTF-8 is *local*: a byte that is not a continuation byte
+//! (`80..BF`) always starts something (ASCII, a character, or an ill-formed part), and a
+//! lead byte `C0..FF` at `i` takes 1 to 4 bytes, decided by bytes `i..i + 4` alone:
+//!
+//! ```text
+//! S2 = lead at i and (i, i+1) a valid start of a sequence    (span >= 2)
+//! S3 = S2 and lead >= E0 and a continuation at i+2          (span >= 3)
+//! S4 = S3 and lead >= F0 and a continuation at i+3          (span 4)
+//! well-formed at i = S2 and lead < E0, or S3 and lead < F0, or S4
+//! ```
+//!
+//! "A valid start" is the lookup algorithm's pair check (`super::lookup`) finding no error
+//! class in the pair: a lead that can start a sequence, followed by a continuation byte in
+//! the range that lead allows (`E0 A0..BF`, `ED 80..9F`, `F0 90..BF`, `F4 80..8F`). A lead
+//! that is not well-formed starts an ill-formed part of `1 + S2 + S3` bytes. A
+//! continuation byte at `j` belongs to the span of a lead before it exactly when
+//! `S2` at `j - 1`, `S3` at `j - 2` or `S4` at `j - 3`; otherwise it is an ill-formed part
+//! of its own, one byte long. So, with one bit per byte and shifts of 64-bit words:
+//!
+//! ```text
+//! covered = S2 << 1 | S3 << 2 | S4 << 3          (with the bits carried from the block before)
+//! errors  = lead & !well_formed | continuation & !covered
+//! ```
+//!
+//! Each block needs the masks of the 3 bytes after it: the blocks are computed one ahead.
+//! The masks come from the vector trait's compare ([`Vector::eq_mask`]) and the lookup
+//! tables. Next: `crate::errors`, which walks these bits.
+
+use super::lookup::Tables;
+use crate::arch::generic::vector::Vector;
+use crate::tiers::{BLOCK, SUBPART_BLOCKS};
+
+/// What [`scan`] says of one block: bit `i` of each word for the block's byte `i`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct BlockParts {
+    /// Where an ill-formed part starts.
+    pub(crate) starts: u64,
+    /// Where a lead byte with a valid second byte is (`S2`): an ill-formed part that starts
+    /// there is 2 bytes long or more.
+    pub(crate) two: u64,
+    /// Where such a lead needs a third byte and has one (`S3`): an ill-formed part that
+    /// starts there is 3 bytes long.
+    pub(crate) three: u64,
+}
+
+impl BlockParts {
+    /// The length (1 to 3) of the ill-formed part that starts at the block's byte `i`.
+    #[inline(always)]
+    pub(crate) fn len_at(&self, i: u32) -> usize {
+        1 + ((self.two >> i) & 1) as usize + ((self.three >> i) & 1) as usize
+    }
+}
+
+/// The ill-formed parts of up to [`SUBPART_BLOCKS`] blocks: what [`scan`] writes.
+pub(crate) type Subparts = [BlockParts; SUBPART_BLOCKS];
+
+/// The bits of the covered bytes (continuation bytes taken by a lead before them) of the
+/// first 3 bytes after a block, given the block's `S2`, `S3` and `S4`.
+#[inline(always)]
+fn carry_out(s2: u64, s3: u64, s4: u64) -> u64 {
+    (s2 >> 63) | (s3 >> 62) | (s4 >> 61)
+}
+
+/// The masks of one block, before they are combined with the next block's.
+#[derive(Clone, Copy, Default)]
+struct Masks {
+    /// Continuation bytes `80..BF`.
+    cont: u64,
+    /// Lead bytes `C0..FF`.
+    lead: u64,
+    /// Bytes `E0..FF` (a lead that needs a third byte).
+    need3: u64,
+    /// Bytes `F0..FF` (a lead that needs a fourth byte).
+    need4: u64,
+    /// Bit `j`: the pair (byte `j - 1`, byte `j`) has no error class of the lookup
+    /// algorithm: after a lead, a second byte it allows.
+    pair_ok: u64,
+}
+
+/// The bits of `m` from bit `by` on, followed by the first `by` bits of `next` (the word
+/// after it): the mask of the bytes `by` places further on.
+#[inline(always)]
+fn shifted(m: u64, next: u64, by: u32) -> u64 {
+    (m >> by) | (next << (64 - by))
+}
+
+/// The vector constants of a scan.
+struct Consts<V> {
+    tables: Tables<V>,
+    zero: V,
+    c0: V,
+    e0: V,
+    f0: V,
+    x80: V,
+}
+
+impl<V: Vector> Consts<V> {
+    /// The masks of the `BLOCK` bytes at `ptr`, `prev` being the register before them (a
+    /// register of zeros at the start of a scan, where the pair before the first byte does
+    /// not matter). Returns the masks and the last register of the block.
+    ///
+    /// # Safety
+    /// `ptr` is valid for reads of `BLOCK` bytes.
+    #[inline(always)]
+    unsafe fn masks(&self, ptr: *const u8, prev: V) -> (Masks, V) {
+        let mut m = Masks::default();
+        let mut prev = prev;
+        for r in 0..BLOCK / V::BYTES {
+            // SAFETY: the register lies in the block (the caller's guarantee).
+            let v = unsafe { V::load_unaligned(ptr.add(r * V::BYTES)) };
+            let shift = r * V::BYTES;
+            let top2 = v.and(self.c0);
+            m.cont |= top2.eq_mask(self.x80) << shift;
+            m.lead |= top2.eq_mask(self.c0) << shift;
+            m.need3 |= v.and(self.e0).eq_mask(self.e0) << shift;
+            m.need4 |= v.and(self.f0).eq_mask(self.f0) << shift;
+            m.pair_ok |= self.tables.pair(v.prev1(prev), v).eq_mask(self.zero) << shift;
+            prev = v;
+        }
+        (m, prev)
+    }
+
+    /// The masks of block `k` of a scan of `bytes` from `from` ([`Consts::masks`]): from
+    /// memory where the whole block lies in `bytes`, else from a copy with zeros after the
+    /// bytes (all zeros past the end).
+    #[inline(always)]
+    fn masks_of(&self, bytes: &[u8], from: usize, k: usize, prev: V) -> (Masks, V) {
+        let at = from + k * BLOCK;
+        if at + BLOCK <= bytes.len() {
+            // SAFETY: the block lies in `bytes`.
+            unsafe { self.masks(bytes.as_ptr().add(at), prev) }
+        } else {
+            let mut copy = [0u8; BLOCK];
+            let start = at.min(bytes.len());
+            let n = bytes.len() - start;
+            copy[..n].copy_from_slice(&bytes[start..]);
+            // SAFETY: the copy holds `BLOCK` bytes.
+            unsafe { self.masks(copy.as_ptr(), prev) }
+        }
+    }
+}
+
+/// Scans the blocks of `bytes` from `from` for ill-formed parts: writes what each block has
+/// to `out` (block `k` at `from + k * BLOCK`), at most [`SUBPART_BLOCKS`] blocks, and
+/// returns how many it wrote and the carry out of the last one (see below). The blocks
+/// cover the bytes from `from` to the end of `bytes` or `SUBPART_BLOCKS` blocks, whichever
+/// is shorter; bytes past the end of `bytes` are read as zeros (ASCII), so a sequence that
+/// the end leaves open shows as an ill-formed part that ends there (the caller tells the
+/// two apart: `crate::errors`).
+///
+/// `carry` says which of the first 3 bytes from `from` are continuation bytes taken by a
+/// lead before `from` (bit `j` for byte `from + j`; their spans were decided before): 0
+/// where `from` is where decoding goes on after valid text or an ill-formed part, the carry
+/// out of the scan before where `from` is where that scan stopped. The bytes before `from`
+/// are not read.
+///
+/// # Safety
+/// The CPU supports `V`'s instruction set.
+#[inline(always)]
+pub(crate) unsafe fn scan<V: Vector>(
+    bytes: &[u8],
+    from: usize,
+    carry: u64,
+    out: &mut Subparts,
+) -> (usize, u64) {
+    assert!(from <= bytes.len(), "the scan starts inside the input");
+    let len = bytes.len();
+    let blocks = (len - from).div_ceil(BLOCK).min(SUBPART_BLOCKS);
+    if blocks == 0 {
+        return (0, carry);
+    }
+    // SAFETY: the caller guarantees the instruction set.
+    let c = unsafe {
+        Consts::<V> {
+            tables: Tables::new(),
+            zero: V::splat(0),
+            c0: V::splat(0xC0),
+            e0: V::splat(0xE0),
+            f0: V::splat(0xF0),
+            x80: V::splat(0x80),
+        }
+    };
+    let (mut cur, mut prev) = c.masks_of(bytes, from, 0, c.zero);
+    let mut carry = carry;
+    for (k, slot) in out.iter_mut().enumerate().take(blocks) {
+        let (next, last) = c.masks_of(bytes, from, k + 1, prev);
+        let two = cur.lead & shifted(cur.pair_ok, next.pair_ok, 1);
+        let three = two & cur.need3 & shifted(cur.cont, next.cont, 2);
+        let four = three & cur.need4 & shifted(cur.cont, next.cont, 3);
+        let well_formed = (two & !cur.need3) | (three & !cur.need4) | four;
+        let covered = (two << 1) | (three << 2) | (four << 3) | carry;
+        *slot = BlockParts {
+            starts: (cur.lead & !well_formed) | (cur.cont & !covered),
+            two,
+            three,
+        };
+        carry = carry_out(two, three, four);
+        (cur, prev) = (next, last);
+    }
+    (blocks, carry)
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::{BlockParts, Subparts};
+    use crate::arch::test_text::{next, PIECES};
+    use crate::tiers::{BLOCK, SUBPART_BLOCKS};
+    use std::vec::Vec;
+
+    /// Every ill-formed part of `bytes` from `from` (a boundary), window after window of
+    /// `search`, as (start, length): each window's parts, the next window from where it
+    /// stopped with its carry.
+    fn parts(search: super::super::super::SubpartsFn, bytes: &[u8], from: usize) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut parts: Subparts = [BlockParts::default(); SUBPART_BLOCKS];
+        let (mut at, mut carry) = (from, 0);
+        while at < bytes.len() {
+            // SAFETY: `runnable_subparts` lists only searches this CPU runs.
+            let (blocks, c) = unsafe { search(bytes, at, carry, &mut parts) };
+            assert!(blocks > 0 && blocks <= SUBPART_BLOCKS);
+            for (k, p) in parts[..blocks].iter().enumerate() {
+                let mut starts = p.starts;
+                while starts != 0 {
+                    let i = starts.trailing_zeros();
+                    starts &= starts - 1;
+                    out.push((at + k * BLOCK + i as usize, p.len_at(i)));
+                }
+            }
+            at += blocks * BLOCK;
+            carry = c;
+        }
+        out
+    }
+
+    /// The reference: std's invalid parts, each as long as its bytes (a sequence the end
+    /// leaves open is one part).
+    fn std_parts(bytes: &[u8], from: usize) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut at = from;
+        for chunk in bytes[from..].utf8_chunks() {
+            at += chunk.valid().len();
+            if !chunk.invalid().is_empty() {
+                out.push((at, chunk.invalid().len()));
+            }
+            at += chunk.invalid().len();
+        }
+        out
+    }
+
+    /// Buffers of pieces of damaged text (every odd byte and broken sequence of the test
+    /// text), of every length to past two windows, searched from their start and from
+    /// after each character boundary in the first block, by every search: the same parts
+    /// as std's.
+    #[test]
+    fn every_search_finds_std_parts() {
+        let searches = crate::arch::runnable_subparts();
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let window = SUBPART_BLOCKS * BLOCK;
+        let mut checked = 0;
+        for round in 0..400 {
+            let target = (next(&mut x) as usize) % (2 * window + 2 * BLOCK) + round % 3;
+            let mut bytes = Vec::new();
+            while bytes.len() < target {
+                let piece = PIECES[(next(&mut x) >> 7) as usize % PIECES.len()];
+                bytes.extend_from_slice(piece);
+                if next(&mut x) % 7 == 0 {
+                    bytes.push((next(&mut x) >> 24) as u8);
+                }
+            }
+            let starts: Vec<usize> = (0..bytes.len().min(BLOCK + 3))
+                .filter(|&i| {
+                    // A boundary: where decoding from the start goes on.
+                    core::str::from_utf8(&bytes[..i]).is_ok()
+                        || std_parts(&bytes, 0).iter().any(|&(s, n)| s + n == i)
+                })
+                .collect();
+            for &from in &starts {
+                let want = std_parts(&bytes, from);
+                for (name, search) in &searches {
+                    assert_eq!(parts(*search, &bytes, from), want, "{name}: {bytes:02X?} from {from}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+    }
+
+    /// The same at the end of the input and around block edges: every byte value, and
+    /// every pair of them, placed at every offset of the last bytes of a block, after ASCII
+    /// and after a long run of 2-byte characters.
+    #[test]
+    fn every_byte_and_pair_at_every_place_near_block_edges() {
+        let searches = crate::arch::runnable_subparts();
+        let fills: [&[u8]; 2] = [b"a", "\u{e9}".as_bytes()];
+        for fill in fills {
+            for len in [BLOCK - 4, BLOCK - 1, BLOCK, BLOCK + 2, 2 * BLOCK - 2, SUBPART_BLOCKS * BLOCK + 1] {
+                for place in len.saturating_sub(6)..len {
+                    for b0 in 0x70..=0xFFu16 {
+                        for b1 in [0x00u16, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC3, 0xE2, 0xF0] {
+                            let mut bytes: Vec<u8> = fill.iter().copied().cycle().take(len).collect();
+                            // The fill cut back to a boundary before the place.
+                            let mut p = place;
+                            while p > 0 && bytes[p] & 0xC0 == 0x80 {
+                                p -= 1;
+                            }
+                            bytes[p] = b0 as u8;
+                            if p + 1 < len {
+                                bytes[p + 1] = b1 as u8;
+                            }
+                            let want = std_parts(&bytes, 0);
+                            for (name, search) in &searches {
+                                assert_eq!(parts(*search, &bytes, 0), want, "{name}: {len} {p} {b0:02X} {b1:02X}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
