@@ -5,19 +5,24 @@
 //!
 //! Errors are rare in real text, so the fast validator does almost all of the work: it
 //! runs over the rest of the input and stops at the next error. After an error the bytes
-//! are often dense with errors (binary data, a wrong encoding), and restarting the vector
-//! code for every error would cost more than decoding, so the scalar decoder takes the
-//! next stretch:
+//! are often dense with errors (binary data, a wrong encoding such as Latin-1 or UTF-16),
+//! and restarting the validator for every error would cost far more than the error, so the
+//! search goes on by *stretches*: the backend's search for ill-formed parts
+//! (`arch::generic::subparts`) decides a stretch of `SUBPART_BLOCKS` blocks at a time,
+//! every byte at once, and the iterator walks the bits of where each part starts:
 //!
 //! ```text
 //! loop:
 //!     fast validator on the rest of the input       -> no error: done
 //!     at its error: yield it, resume after its maximal subpart
-//!     scalar decoder until SCALAR_STRETCH bytes pass without an error
-//!         (each error found there is yielded the same way)
+//!     stretch after stretch: yield each ill-formed part the stretch has,
+//!         until a stretch has none: back to the fast validator after it
 //! ```
 //!
-//! Valid input costs one call of the fast validator, as [`crate::is_valid`] does.
+//! Valid input costs one call of the fast validator, as [`crate::is_valid`] does; an error
+//! in a stretch costs a few instructions, and its details ([`Utf8Error::kind`], the code
+//! point) a decoding of its few bytes, only when they are asked for ([`Errors::next`], not
+//! the lossy decoders, which need where and how long only).
 //!
 //! Where the search resumes after an error is the crate's one rule (`crate::decode`, "Where
 //! decoding resumes after an error"), which `<[u8]>::utf8_chunks` follows too: the errors
@@ -28,14 +33,11 @@
 //! ends inside, or of an ill-formed sequence whose kind or code point depends on the bytes
 //! after it (`C0` at the end of a chunk is "overlong" if a continuation byte follows).
 
-use crate::decode::{self, Fault, Strict};
+use crate::arch::portable::{BlockParts, Subparts};
+use crate::decode::{self, Strict};
 use crate::error::{stream_offset, Utf8Error};
 use crate::scalar;
-
-/// After an error, this many bytes are checked by the scalar decoder before the fast
-/// validator takes over again: dense errors never pay the vector set-up, and a lone error
-/// costs one stretch.
-const SCALAR_STRETCH: usize = 64;
+use crate::tiers::BLOCK;
 
 /// Every error in `bytes`, in order; see [`Errors`].
 ///
@@ -55,7 +57,7 @@ pub fn errors(bytes: &[u8]) -> Errors<'_> {
     Errors {
         bytes,
         pos: 0,
-        stretch_end: 0,
+        stretch: Stretch::default(),
     }
 }
 
@@ -65,17 +67,52 @@ pub fn errors(bytes: &[u8]) -> Errors<'_> {
 /// slice (it is where the ill-formed part starts; the bytes before it are not all valid
 /// when an earlier error was yielded). After each error the iterator resumes after its
 /// maximal subpart ([`error_len`](Utf8Error::error_len) bytes), as `String::from_utf8_lossy`
-/// does: every invalid part of `<[u8]>::utf8_chunks` is one error here. `error_len()` is `None` only for the last error, when
-/// the input ends inside a sequence.
+/// does: every invalid part of `<[u8]>::utf8_chunks` is one error here. `error_len()` is
+/// `None` only for the last error, when the input ends inside a sequence.
 ///
 /// On valid input, the first `next()` costs what [`crate::is_valid`] costs.
 #[derive(Clone, Debug)]
 pub struct Errors<'a> {
     bytes: &'a [u8],
-    /// Where the search goes on: a character boundary after valid text or an error.
+    /// Where the search goes on: a character boundary after valid text or an error (the
+    /// end of the last error yielded).
     pos: usize,
-    /// Before this position, the scalar decoder searches (a stretch after an error).
-    stretch_end: usize,
+    /// The stretch being walked, after an error.
+    stretch: Stretch,
+}
+
+/// The ill-formed parts of a stretch of blocks, as the backend's search found them, and
+/// where the walk over them is.
+#[derive(Clone, Debug, Default)]
+struct Stretch {
+    /// Whether the search goes on by stretches (else by the fast validator, from `pos`).
+    active: bool,
+    /// Where the stretch's first block starts.
+    base: usize,
+    /// The block being walked.
+    k: usize,
+    /// The block being walked, its starts not walked yet.
+    cur: BlockParts,
+    /// Whether the stretch had an ill-formed part: if not, the next one is not searched
+    /// by stretches.
+    found: bool,
+    /// The stretch (by value: the search never has the iterator's address).
+    parts: Subparts,
+}
+
+impl Stretch {
+    /// A stretch that starts at `at`, to be searched by the next step: `at` is where
+    /// decoding goes on after valid text or an error.
+    #[inline(always)]
+    fn start_at(&mut self, at: usize) {
+        self.active = true;
+        self.base = at;
+        self.k = 0;
+        self.cur = BlockParts::default();
+        self.parts.blocks = 0;
+        self.parts.carry = 0;
+        self.found = true;
+    }
 }
 
 impl<'a> Errors<'a> {
@@ -91,24 +128,52 @@ impl<'a> Errors<'a> {
     pub(crate) fn resume_at(&mut self, pos: usize) {
         debug_assert!(pos >= self.pos);
         self.pos = pos.min(self.bytes.len());
-        self.stretch_end = self.pos + SCALAR_STRETCH;
+        self.stretch.start_at(self.pos);
     }
 
-    /// The next error as the search finds it, the search moved past its maximal subpart;
-    /// with `KINDS == false`, the kind of an error found by the scalar stretch is a
-    /// placeholder.
-    /// This is the one loop: fast validator, and a scalar stretch after each error.
-    /// (Inlined into its callers, so that an error in a dense stretch is not returned
-    /// through memory.)
+    /// The next error as the search finds it, the search moved past its maximal subpart.
+    /// This is the one loop: the fast validator, and stretches after an error. (Inlined into
+    /// its callers, so that an error in a stretch is not returned through memory.)
     #[inline(always)]
-    fn next_found<const KINDS: bool>(&mut self) -> Option<Found> {
+    fn next_found(&mut self) -> Option<Found> {
         let len = self.bytes.len();
-        let found = 'search: {
-            if self.pos < self.stretch_end && self.pos < len {
-                match scalar::check_until::<KINDS>(self.bytes, self.pos, self.stretch_end) {
-                    Ok(stopped) => self.pos = stopped,
-                    Err((at, fault)) => break 'search Found::Fault(at, fault),
+        loop {
+            if self.stretch.active {
+                let st = &mut self.stretch;
+                loop {
+                    if st.cur.starts != 0 {
+                        let i = st.cur.starts.trailing_zeros();
+                        st.cur.starts &= st.cur.starts - 1;
+                        st.found = true;
+                        let at = st.base + st.k * BLOCK + i as usize;
+                        let n = st.cur.len_at(i);
+                        self.pos = at + n;
+                        return Some(Found::At(at, n));
+                    }
+                    st.k += 1;
+                    if st.k >= st.parts.blocks {
+                        break;
+                    }
+                    st.cur = block(&st.parts, st.k);
                 }
+                let end = st.base + st.parts.blocks * BLOCK;
+                if end >= len {
+                    st.active = false;
+                    self.pos = len;
+                    return None;
+                }
+                if st.found {
+                    st.parts = crate::arch::subparts(self.bytes, end, st.parts.carry);
+                    st.base = end;
+                    st.k = 0;
+                    st.cur = st.parts.parts[0];
+                    st.found = false;
+                    continue;
+                }
+                // A stretch without errors: the validator again, from the first boundary
+                // after it.
+                st.active = false;
+                self.pos = end + st.parts.carry.trailing_ones() as usize;
             }
             if self.pos >= len {
                 return None;
@@ -118,54 +183,314 @@ impl<'a> Errors<'a> {
                     self.pos = len;
                     return None;
                 }
-                Err(e) => Found::Full(e.shifted(self.pos)),
+                Err(e) => {
+                    let e = e.shifted(self.pos);
+                    self.pos = e.error_len().map_or(len, |n| e.valid_up_to() + n);
+                    self.stretch.start_at(self.pos);
+                    return Some(Found::Full(e));
+                }
             }
-        };
-        let (at, error_len) = found.span();
-        self.resume_at(match error_len {
-            Some(n) => at + n,
-            None => len,
-        });
-        Some(found)
-    }
-
-    /// The next error's start and [`error_len`](Utf8Error::error_len), without its
-    /// details: for lossy decoding, which needs no more.
-    #[cfg(feature = "alloc")]
-    #[inline(always)]
-    pub(crate) fn next_span(&mut self) -> Option<(usize, Option<usize>)> {
-        self.next_found::<false>().map(|f| f.span())
-    }
-}
-
-/// An error as [`Errors`] finds it: complete from the fast validator, or from the scalar
-/// stretch as a position and a [`Fault`] whose details are built only when asked for.
-#[derive(Clone, Copy)]
-enum Found {
-    Full(Utf8Error),
-    Fault(usize, Fault),
-}
-
-impl Found {
-    /// Where the error starts and its `error_len`.
-    #[inline(always)]
-    fn span(&self) -> (usize, Option<usize>) {
-        match *self {
-            Found::Full(e) => (e.valid_up_to(), e.error_len()),
-            Found::Fault(at, f) => (at, f.error_len()),
         }
     }
 }
+
+/// Block `k` of `parts`, read without an index into the array (by a chain of selects),
+/// so that the iterator's state can live in registers.
+#[inline(always)]
+fn block(parts: &Subparts, k: usize) -> BlockParts {
+    let mut b = parts.parts[0];
+    for (j, p) in parts.parts.iter().enumerate().skip(1) {
+        if k == j {
+            b = *p;
+        }
+    }
+    b
+}
+
+/// [`for_each_span`] decodes a rest shorter than this with the scalar decoder: a short
+/// line calls no backend (its calls, and the errors' exact positions, cost more there).
+const SCALAR_REST_BELOW: usize = 2 * BLOCK;
+
+/// What [`for_each_span`] tells of each error: where it starts and its `error_len`.
+pub(crate) trait OnSpan {
+    /// The next error: it starts at `start` and is `error_len` bytes long (`None`: the
+    /// input ends inside its sequence).
+    fn span(&mut self, start: usize, error_len: Option<usize>);
+
+    /// The next `count` errors: one byte each, from `start` on (binary junk, `FF FF FF`).
+    #[inline(always)]
+    fn one_byte_errors(&mut self, start: usize, count: usize) {
+        for at in start..start + count {
+            self.span(at, Some(1));
+        }
+    }
+}
+
+impl<F: FnMut(usize, Option<usize>)> OnSpan for F {
+    #[inline(always)]
+    fn span(&mut self, start: usize, error_len: Option<usize>) {
+        self(start, error_len)
+    }
+}
+
+/// Tells `f` of every error of `bytes` from `pos` on, in order, and returns it: the search
+/// of [`Errors`] (the fast validator, and stretches after an error) with its state in
+/// local variables, for the lossy decoders, which need where and how long each error is
+/// only. `f` is taken and given back by value, so that its state (a writer's length) stays
+/// in registers too. `pos` is where decoding goes on after valid text or an error; with
+/// `dense`, an error just ended there, and the search starts by stretches.
+#[inline(always)]
+pub(crate) fn for_each_span<S: OnSpan>(bytes: &[u8], mut pos: usize, dense: bool, mut f: S) -> S {
+    let len = bytes.len();
+    let mut dense = dense;
+    loop {
+        if pos >= len {
+            return f;
+        }
+        if len - pos < SCALAR_REST_BELOW {
+            // A short rest (a log line's): the scalar decoder, with no call to a backend.
+            while pos < len {
+                match scalar::check_until::<false>(bytes, pos, len) {
+                    Ok(_) => return f,
+                    Err((at, fault)) => {
+                        f.span(at, fault.error_len());
+                        match fault.error_len() {
+                            Some(n) => pos = at + n,
+                            None => return f,
+                        }
+                    }
+                }
+            }
+            return f;
+        }
+        if !dense {
+            match crate::engine::validate(&bytes[pos..]) {
+                Ok(()) => return f,
+                Err(e) => {
+                    let at = pos + e.valid_up_to();
+                    f.span(at, e.error_len());
+                    match e.error_len() {
+                        Some(n) => pos = at + n,
+                        None => return f,
+                    }
+                }
+            }
+        }
+        // Stretch after stretch, until one has no error or the rest is short.
+        let mut carry = 0;
+        loop {
+            if pos >= len {
+                return f;
+            }
+            if len - pos < SCALAR_REST_BELOW {
+                break;
+            }
+            let found = crate::arch::subparts(bytes, pos, carry);
+            let mut any = 0;
+            for (k, p) in found.parts[..found.blocks].iter().enumerate() {
+                let mut starts = p.starts;
+                any |= starts;
+                // The parts of one byte (not the last byte of the input, which may be a
+                // sequence it leaves open): runs of them go out together.
+                let last = (len - 1).wrapping_sub(pos + k * BLOCK);
+                let last_bit = if last < BLOCK { 1u64 << last } else { 0 };
+                let ones = p.starts & !p.two & !p.three & !last_bit;
+                while starts != 0 {
+                    let i = starts.trailing_zeros();
+                    let at = pos + k * BLOCK + i as usize;
+                    let run = (!(ones >> i)).trailing_zeros();
+                    if run > 1 {
+                        f.one_byte_errors(at, run as usize);
+                        starts &= !((u64::MAX >> (64 - run)) << i);
+                        continue;
+                    }
+                    starts &= starts - 1;
+                    let n = p.len_at(i);
+                    if at + n == len {
+                        // It may be a sequence the end leaves open.
+                        f.span(at, decode_at(bytes, at).error_len());
+                    } else {
+                        f.span(at, Some(n));
+                    }
+                }
+            }
+            pos += found.blocks * BLOCK;
+            carry = found.carry;
+            if any == 0 || len.saturating_sub(pos) < SCALAR_REST_BELOW {
+                // Back to the validator (or the scalar decoder for a short rest), from the
+                // first boundary after the stretch.
+                pos = (pos + carry.trailing_ones() as usize).min(len);
+                dense = any != 0;
+                break;
+            }
+        }
+    }
+}
+
+/// An error as [`Errors`] finds it: complete from the fast validator, or from a stretch as
+/// where it starts and how long it is (as if zeros followed the input), its details made
+/// from its bytes.
+#[derive(Clone, Copy)]
+enum Found {
+    Full(Utf8Error),
+    At(usize, usize),
+}
+
+/// The full error at `at`, where an ill-formed part starts.
+#[inline]
+fn decode_at(bytes: &[u8], at: usize) -> Utf8Error {
+    match decode::decode::<Strict>(&bytes[at..]) {
+        Err(e) => e.shifted(at),
+        Ok(..) => unreachable!("an ill-formed part starts here"),
+    }
+}
+
+/// The error of the ill-formed part of `n` bytes at `at` (as a stretch finds it: zeros
+/// after the input), where its details follow from its first two bytes without decoding
+/// ([`QUICK_KINDS`]): a part of 2 or 3 bytes that ends before the input does is a sequence
+/// cut short; a part of one byte is whatever its byte and whether a continuation byte
+/// follows make it. Every other part (an overlong form, a surrogate or a value above
+/// U+10FFFF, whose code point is decoded; an end that may leave a sequence open) is `None`,
+/// for [`decode_at`].
+#[inline(always)]
+fn quick_error(bytes: &[u8], at: usize, n: usize) -> Option<Utf8Error> {
+    use crate::error::ErrorKind;
+    use crate::grammar::is_continuation;
+    let lead = bytes[at];
+    let next = *bytes.get(at + n)?;
+    let kind = if n > 1 {
+        ErrorKind::TooShort
+    } else {
+        QUICK_KINDS[usize::from(lead)][usize::from(is_continuation(next))]?
+    };
+    Some(Utf8Error {
+        valid_up_to: at,
+        error_len: n as u8,
+        kind,
+        code_point: Utf8Error::NO_CODE_POINT,
+        sequence_len: SEQUENCE_LENS[usize::from(lead)],
+    })
+}
+
+/// The kind of an ill-formed part of one byte, by the byte and by whether a continuation
+/// byte follows it (index 1), as `decode::decode_fault` decides it, where no code point is
+/// decoded; `None` for the others (an overlong `C0`/`C1`, `E0` or `F0` form, a surrogate,
+/// a value above U+10FFFF: their code point), and for bytes that are never a part of one
+/// byte. Checked against the decoder for every byte and follower in the tests.
+static QUICK_KINDS: [[Option<crate::error::ErrorKind>; 2]; 256] = {
+    use crate::error::ErrorKind::*;
+    let mut t = [[None; 2]; 256];
+    let mut b = 0x80;
+    while b < 256 {
+        t[b] = match b {
+            0x80..=0xBF => [Some(UnexpectedContinuation), Some(UnexpectedContinuation)],
+            0xC0 | 0xC1 => [Some(InvalidByte), None],
+            0xC2..=0xF4 => [Some(TooShort), None],
+            0xF5..=0xF7 => [Some(InvalidByte), None],
+            _ => [Some(InvalidByte), Some(InvalidByte)],
+        };
+        b += 1;
+    }
+    t
+};
+
+/// [`crate::grammar::announced_len`] of every byte, as `u8`.
+static SEQUENCE_LENS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = crate::grammar::announced_len(b as u8) as u8;
+        b += 1;
+    }
+    t
+};
 
 impl Iterator for Errors<'_> {
     type Item = Utf8Error;
 
     #[inline]
     fn next(&mut self) -> Option<Utf8Error> {
-        Some(match self.next_found::<true>()? {
+        Some(match self.next_found()? {
             Found::Full(e) => e,
-            Found::Fault(at, f) => decode::error::<Strict>(&self.bytes[at..], f).shifted(at),
+            Found::At(at, n) => quick_error(self.bytes, at, n).unwrap_or_else(|| {
+                let e = decode_at(self.bytes, at);
+                debug_assert!(e.error_len().is_none_or(|len| len == n));
+                e
+            }),
         })
+    }
+
+    /// The errors walked from within (`for_each`, `count`, `sum`, ... and `fold` itself):
+    /// after what a stretch in progress still holds, the search of [`for_each_span`], whose
+    /// state stays in registers, where a `for` loop's calls of `next` keep the iterator in
+    /// memory between errors.
+    fn fold<B, F: FnMut(B, Utf8Error) -> B>(mut self, init: B, f: F) -> B {
+        let mut acc = init;
+        let mut f = f;
+        let (pos, dense) = if self.stretch.active {
+            // The parts of the stretch in progress (found, not yet yielded), then where its
+            // search stopped: after its last block, and the bytes of a sequence or part
+            // that reaches past it.
+            let st = &mut self.stretch;
+            loop {
+                while st.cur.starts != 0 {
+                    let i = st.cur.starts.trailing_zeros();
+                    st.cur.starts &= st.cur.starts - 1;
+                    st.found = true;
+                    let at = st.base + st.k * BLOCK + i as usize;
+                    let e = quick_error(self.bytes, at, st.cur.len_at(i))
+                        .unwrap_or_else(|| decode_at(self.bytes, at));
+                    acc = f(acc, e);
+                }
+                st.k += 1;
+                if st.k >= st.parts.blocks {
+                    break;
+                }
+                st.cur = block(&st.parts, st.k);
+            }
+            let end = st.base + st.parts.blocks * BLOCK;
+            (end + st.parts.carry.trailing_ones() as usize, st.found)
+        } else {
+            (self.pos, false)
+        };
+        let bytes = self.bytes;
+        let folder = Folder {
+            bytes,
+            acc: Some(acc),
+            f,
+        };
+        let folder = for_each_span(bytes, pos, dense, folder);
+        folder.acc.expect("the fold's value is always put back")
+    }
+}
+
+/// [`Errors::fold`]'s state: each error made whole from where it starts and how long it
+/// is, then folded in.
+struct Folder<'a, B, F> {
+    bytes: &'a [u8],
+    /// The value so far (taken by `f` and put back for each error).
+    acc: Option<B>,
+    f: F,
+}
+
+impl<B, F: FnMut(B, Utf8Error) -> B> OnSpan for Folder<'_, B, F> {
+    #[inline(always)]
+    fn span(&mut self, start: usize, error_len: Option<usize>) {
+        let e = match error_len {
+            Some(n) => quick_error(self.bytes, start, n),
+            None => None,
+        }
+        .unwrap_or_else(|| decode_at(self.bytes, start));
+        if let Some(acc) = self.acc.take() {
+            self.acc = Some((self.f)(acc, e));
+        }
+    }
+
+    #[inline(always)]
+    fn one_byte_errors(&mut self, start: usize, count: usize) {
+        for at in start..start + count {
+            self.span(at, Some(1));
+        }
     }
 }
 
@@ -262,6 +587,45 @@ impl ErrorScanner {
         self.offset += rest.len() as u64;
     }
 
+    /// [`scan`](ErrorScanner::scan) for the lossy decoders, which need where each error
+    /// starts and how long it is, not why: `on_span(start, len)`, the start counted from
+    /// stream offset `origin`. An error that ends where the chunk does is reported unless
+    /// more bytes could still make it longer (a sequence left open): its details may need
+    /// the next bytes, its span does not.
+    #[cfg(feature = "alloc")]
+    #[inline]
+    pub(crate) fn scan_spans(
+        &mut self,
+        chunk: &[u8],
+        origin: u64,
+        on_span: &mut impl FnMut(usize, usize),
+    ) {
+        let mut rest = chunk;
+        if self.carry_len != 0 {
+            let mut on_error = |e: Utf8Error| {
+                on_span(e.valid_up_to(), e.error_len().unwrap_or(0));
+            };
+            match self.complete_carry(chunk, origin, &mut on_error) {
+                Some(r) => rest = r,
+                None => return,
+            }
+        }
+        let base = stream_offset(self.offset - origin);
+        let mut open = None;
+        let _ = for_each_span(rest, 0, false, |at: usize, len: Option<usize>| match len {
+            Some(n) => on_span(base + at, n),
+            // The chunk ends inside this sequence (at most 3 bytes), the last error: keep it.
+            None => open = Some(at),
+        });
+        match open {
+            Some(at) => {
+                self.hold(&rest[at..]);
+                self.offset += at as u64;
+            }
+            None => self.offset += rest.len() as u64,
+        }
+    }
+
     /// Decodes the held-back bytes with the first bytes of `chunk` and reports the errors
     /// that start in them. Returns the part of `chunk` after the last sequence that starts
     /// in the held-back bytes, or `None` when the chunk was used up (and the bytes are
@@ -337,5 +701,40 @@ impl ErrorScanner {
     #[inline]
     pub(crate) fn decided(&self) -> u64 {
         self.offset
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quick_error;
+    use crate::decode::{decode, Strict};
+
+    /// Where the quick path gives an error, it is exactly the decoder's: every lead byte,
+    /// every byte after it, and a third and fourth byte of each class, at the end of the
+    /// input and before more.
+    #[test]
+    fn quick_errors_equal_the_decoder() {
+        let mut quick = 0;
+        for lead in 0x80..=0xFFu8 {
+            for next in 0..=0xFFu8 {
+                for tail in [&[][..], b"\x80", b"\x80\x80", b"\x80a", b"a", b"\x80\x80a"] {
+                    let mut bytes = std::vec![lead, next];
+                    bytes.extend_from_slice(tail);
+                    let Err(want) = decode::<Strict>(&bytes) else {
+                        continue;
+                    };
+                    let Some(n) = want.error_len() else { continue };
+                    if let Some(got) = quick_error(&bytes, 0, n) {
+                        assert_eq!(
+                            (got, got.code_point(), got.sequence_len()),
+                            (want, want.code_point(), want.sequence_len()),
+                            "{bytes:02X?}"
+                        );
+                        quick += 1;
+                    }
+                }
+            }
+        }
+        assert!(quick > 100_000, "{quick}");
     }
 }

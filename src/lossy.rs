@@ -14,12 +14,10 @@
 //! [`from_utf8_lossy`] on their concatenation.
 
 use crate::error::Utf8Error;
-use crate::errors::ErrorScanner;
+use crate::errors::{ErrorScanner, OnSpan};
 use alloc::borrow::Cow;
 use alloc::string::String;
-
-/// The replacement character, U+FFFD.
-const REPLACEMENT: &str = "\u{FFFD}";
+use alloc::vec::Vec;
 
 /// Converts bytes to a string, replacing each maximal subpart of an ill-formed sequence
 /// with U+FFFD: the same output as
@@ -30,56 +28,238 @@ const REPLACEMENT: &str = "\u{FFFD}";
 /// assert_eq!(fixed, "a\u{FFFD}\u{FFFD}\u{FFFD}b\u{FFFD}c\u{FFFD}\u{FFFD}d");
 /// ```
 pub fn from_utf8_lossy(input: &[u8]) -> Cow<'_, str> {
-    let mut errors = crate::errors::errors(input);
-    let Some(mut span) = errors.next_span() else {
-        // SAFETY: `errors` found no error: the bytes are valid UTF-8.
-        return Cow::Borrowed(unsafe { core::str::from_utf8_unchecked(input) });
+    let first = match crate::engine::validate(input) {
+        // SAFETY: the input is valid UTF-8.
+        Ok(()) => return Cow::Borrowed(unsafe { core::str::from_utf8_unchecked(input) }),
+        Err(e) => e,
     };
-    let mut out = String::with_capacity(input.len() + 16);
-    let mut valid_from = 0;
-    loop {
-        let (bad, error_len) = span;
-        if bad > valid_from {
-            // SAFETY: `errors` yields every error in order, so the bytes between the end
-            // of one error and the start of the next are valid UTF-8.
-            unsafe { push_valid(&mut out, &[], &input[valid_from..bad]) };
-        }
-        out.push_str(REPLACEMENT);
-        valid_from = error_len.map_or(input.len(), |n| bad + n);
-        match errors.next_span() {
-            Some(next) => span = next,
-            None => break,
-        }
-    }
-    // SAFETY: no error after the last one: the rest is valid UTF-8.
-    unsafe { push_valid(&mut out, &[], &input[valid_from..]) };
+    let mut out = String::with_capacity(input.len() + SLACK);
+    repair_parts::<Replacement>(input, Some(first), &mut out);
     Cow::Owned(out)
 }
 
-/// Where the search goes on after error `e` in an input of `len` bytes.
-#[inline]
-fn end_of(e: &Utf8Error, len: usize) -> usize {
-    match e.error_len() {
-        Some(n) => e.valid_up_to() + n,
-        None => len,
+/// How an ill-formed part is written by [`repair_parts`]: U+FFFD for lossy decoding, or
+/// each byte of it as the records' policies write it (`crate::records::Policy`).
+pub(crate) trait PartText {
+    /// Appends the text of the ill-formed part `part` (1 to 3 bytes; none of them ASCII).
+    fn part(out: &mut Sink, part: &[u8]);
+
+    /// Appends the text of `bytes`, each of which is an ill-formed part of one byte.
+    #[inline(always)]
+    fn one_byte_parts(out: &mut Sink, bytes: &[u8]) {
+        for b in bytes.chunks(1) {
+            Self::part(out, b);
+        }
     }
 }
 
-/// Appends `head` followed by `tail`, which together are valid UTF-8 (each alone may end
-/// or start inside a character).
-///
-/// # Safety
-///
-/// The concatenation of `head` and `tail` must be valid UTF-8.
-#[inline]
-unsafe fn push_valid(out: &mut String, head: &[u8], tail: &[u8]) {
-    // Reserve first, so that nothing can panic between the two appends.
-    out.reserve(head.len() + tail.len());
-    // SAFETY: the caller guarantees that `head` and `tail` together are valid UTF-8, and
-    // both are appended before `out` is used as a `String` again.
-    let bytes = unsafe { out.as_mut_vec() };
-    bytes.extend_from_slice(head);
-    bytes.extend_from_slice(tail);
+/// Lossy decoding: one U+FFFD per ill-formed part.
+pub(crate) struct Replacement;
+
+impl PartText for Replacement {
+    #[inline(always)]
+    fn part(out: &mut Sink, _part: &[u8]) {
+        out.replacement();
+    }
+
+    #[inline(always)]
+    fn one_byte_parts(out: &mut Sink, bytes: &[u8]) {
+        for _ in bytes {
+            out.replacement();
+        }
+    }
+}
+
+/// Appends `input` to `out` with each ill-formed part written by `P`: the valid runs
+/// copied, the errors found by [`crate::errors::for_each_span`]. `first`, when the caller
+/// has it, is the input's first error (the search goes on after it, by stretches).
+pub(crate) fn repair_parts<P: PartText>(input: &[u8], first: Option<Utf8Error>, out: &mut String) {
+    let mut writer = Repairs::<P> {
+        input,
+        // SAFETY: only valid UTF-8 is appended to `out`'s text: the runs between errors,
+        // which come in order, every one of them, and what `P` writes for each error (whole
+        // characters).
+        out: Sink::after(unsafe { out.as_mut_vec() }),
+        valid_from: 0,
+        part: core::marker::PhantomData,
+    };
+    writer = match first {
+        Some(first) => {
+            writer.span(first.valid_up_to(), first.error_len());
+            match first.error_len() {
+                Some(n) => {
+                    crate::errors::for_each_span(input, first.valid_up_to() + n, true, writer)
+                }
+                None => writer,
+            }
+        }
+        None => crate::errors::for_each_span(input, 0, false, writer),
+    };
+    let Repairs {
+        mut out,
+        valid_from,
+        ..
+    } = writer;
+    out.run(input, valid_from, input.len());
+    out.finish();
+}
+
+/// The writer of [`repair_parts`]: each error is the valid run before it, then its part
+/// as `P` writes it.
+struct Repairs<'i, 'v, P> {
+    input: &'i [u8],
+    out: Sink<'v>,
+    /// Where the valid run before the next error starts.
+    valid_from: usize,
+    part: core::marker::PhantomData<P>,
+}
+
+impl<P: PartText> OnSpan for Repairs<'_, '_, P> {
+    #[inline(always)]
+    fn span(&mut self, bad: usize, error_len: Option<usize>) {
+        let end = error_len.map_or(self.input.len(), |n| bad + n);
+        self.out.run(self.input, self.valid_from, bad);
+        P::part(&mut self.out, &self.input[bad..end]);
+        self.valid_from = end;
+    }
+
+    #[inline(always)]
+    fn one_byte_errors(&mut self, at: usize, count: usize) {
+        self.out.run(self.input, self.valid_from, at);
+        P::one_byte_parts(&mut self.out, &self.input[at..at + count]);
+        self.valid_from = at + count;
+    }
+}
+
+/// Room kept after the text for the copies of whole registers ([`Sink::run`]).
+const SLACK: usize = 64;
+
+/// The bytes [`Sink::run`] copies at a time.
+const RUN_COPY: usize = 32;
+
+/// The longest run [`Sink::run`] copies `RUN_COPY` bytes at a time (longer ones: `memcpy`).
+const RUN_LOOP: usize = 256;
+
+/// Writes repaired text to a `Vec` a few bytes at a time: a run of valid bytes, U+FFFD, an
+/// escape. Its length and room are kept apart from the `Vec` (which only the rare growth
+/// touches, and [`Sink::finish`]), so that in the loop over the errors of damaged text
+/// they stay in registers; each write is one or two stores into room kept after the text
+/// ([`SLACK`] bytes), where a `Vec` would reserve, and copy a run of a few bytes by a call
+/// of `memcpy`. The `Vec`'s length is only right after `finish`.
+pub(crate) struct Sink<'v> {
+    vec: &'v mut Vec<u8>,
+    ptr: *mut u8,
+    len: usize,
+    cap: usize,
+}
+
+impl<'v> Sink<'v> {
+    /// Writes after the bytes of `vec`.
+    pub(crate) fn after(vec: &'v mut Vec<u8>) -> Sink<'v> {
+        Sink {
+            ptr: vec.as_mut_ptr(),
+            len: vec.len(),
+            cap: vec.capacity(),
+            vec,
+        }
+    }
+
+    /// Makes room for `SLACK` more bytes.
+    #[inline(always)]
+    fn room(&mut self) {
+        if self.cap - self.len < SLACK {
+            (self.ptr, self.cap) = grow(self.vec, self.len, self.len);
+        }
+    }
+
+    /// Appends `bytes`.
+    #[inline]
+    pub(crate) fn bytes(&mut self, bytes: &[u8]) {
+        if self.cap - self.len < bytes.len() + SLACK {
+            (self.ptr, self.cap) = grow(self.vec, self.len, self.len + bytes.len());
+        }
+        // SAFETY: there is room for `bytes` (just made), which cannot overlap the buffer
+        // (it is borrowed while the buffer is written).
+        unsafe {
+            core::ptr::copy_nonoverlapping(bytes.as_ptr(), self.ptr.add(self.len), bytes.len())
+        };
+        self.len += bytes.len();
+    }
+
+    /// Appends `input[from..to]`. A run of up to `RUN_LOOP` bytes with `input` readable
+    /// to the next multiple of `RUN_COPY` bytes after it is copied `RUN_COPY` bytes at a
+    /// time, the last copy reaching past the run's end into the room kept after the text,
+    /// which the length then leaves out: one load and one store a register, where a copy of
+    /// exactly the run's bytes is a call of `memcpy` (text damaged every few bytes has
+    /// many short runs).
+    #[inline(always)]
+    pub(crate) fn run(&mut self, input: &[u8], from: usize, to: usize) {
+        let n = to - from;
+        let whole = n.next_multiple_of(RUN_COPY).max(RUN_COPY);
+        if n <= RUN_LOOP && input.len() - from >= whole {
+            if self.cap - self.len < RUN_LOOP + SLACK {
+                (self.ptr, self.cap) = grow(self.vec, self.len, self.len + RUN_LOOP);
+            }
+            let mut i = 0;
+            while i < n || i == 0 {
+                // SAFETY: `from + whole` bytes lie in `input` (just checked), and
+                // `i < whole`; there is room for `RUN_LOOP + SLACK >= whole` more bytes
+                // (just made); the length takes only the run.
+                unsafe {
+                    core::ptr::copy_nonoverlapping(
+                        input.as_ptr().add(from + i),
+                        self.ptr.add(self.len + i),
+                        RUN_COPY,
+                    )
+                };
+                i += RUN_COPY;
+            }
+            self.len += n;
+        } else {
+            self.bytes(&input[from..to]);
+        }
+    }
+
+    /// Appends the first `n` (at most 4) of `bytes`, by one store of all 4.
+    #[inline(always)]
+    pub(crate) fn four(&mut self, bytes: [u8; 4], n: usize) {
+        debug_assert!(n <= 4);
+        self.room();
+        // SAFETY: there is room for `SLACK >= 4` more bytes (just made); the length takes
+        // only the first `n`.
+        unsafe {
+            self.ptr
+                .add(self.len)
+                .cast::<[u8; 4]>()
+                .write_unaligned(bytes)
+        };
+        self.len += n;
+    }
+
+    /// Appends U+FFFD (`EF BF BD`).
+    #[inline(always)]
+    pub(crate) fn replacement(&mut self) {
+        self.four([0xEF, 0xBF, 0xBD, 0], 3);
+    }
+
+    /// Ends the writing: the `Vec` holds what was written.
+    pub(crate) fn finish(self) {
+        // SAFETY: the first `len` bytes were written (and `len <= cap`).
+        unsafe { self.vec.set_len(self.len) };
+    }
+}
+
+/// Grows `vec`, whose first `len` bytes were written by a [`Sink`], to room for at least
+/// `need + SLACK` bytes and at least twice its capacity; returns its pointer and capacity.
+/// Out of line: it is rare, and the writers' state must not live in memory for it.
+#[cold]
+#[inline(never)]
+fn grow(vec: &mut Vec<u8>, len: usize, need: usize) -> (*mut u8, usize) {
+    debug_assert!(len <= vec.capacity() && len <= need);
+    // SAFETY: the sink wrote the first `len` bytes, within the capacity.
+    unsafe { vec.set_len(len) };
+    vec.reserve((need - len + SLACK).max(vec.capacity()));
+    (vec.as_mut_ptr(), vec.capacity())
 }
 
 /// A streaming lossy decoder: feed chunks with [`push`](Repairer::push), end with
@@ -119,45 +299,40 @@ impl Repairer {
         held[..held_len].copy_from_slice(self.scanner.pending());
         let held = &held[..held_len];
         let origin = self.scanner.decided();
+        // SAFETY: only valid UTF-8 is appended to `out`'s text: the bytes between errors,
+        // which the scanner reports in order, and U+FFFD for each error.
+        let mut sink = Sink::after(unsafe { out.as_mut_vec() });
         let mut copied = 0;
-        self.scanner.scan(chunk, origin, &mut |e| {
-            // SAFETY: the scanner reports every error in order, so the bytes from the end
-            // of the last one to the start of this one are valid UTF-8.
-            unsafe { push_part(out, held, chunk, copied, e.valid_up_to()) };
-            out.push_str(REPLACEMENT);
-            copied = end_of(&e, held.len() + chunk.len());
+        self.scanner.scan_spans(chunk, origin, &mut |start, len| {
+            push_part(&mut sink, held, chunk, copied, start);
+            sink.replacement();
+            copied = start + len;
         });
         let decided = (self.scanner.decided() - origin) as usize;
-        // SAFETY: the scanner found no error between the last one and what it holds back.
-        unsafe { push_part(out, held, chunk, copied, decided) };
+        push_part(&mut sink, held, chunk, copied, decided);
+        sink.finish();
     }
 
     /// Ends the stream: a sequence left incomplete becomes one U+FFFD.
     pub fn finish(self, out: &mut String) {
         let held = self.scanner.pending();
+        // SAFETY: as in `push`.
+        let mut sink = Sink::after(unsafe { out.as_mut_vec() });
         let mut copied = 0;
         self.scanner.finish_from(self.scanner.decided(), &mut |e| {
-            // SAFETY: as in `push`: the bytes between errors are valid UTF-8.
-            unsafe { push_part(out, held, &[], copied, e.valid_up_to()) };
-            out.push_str(REPLACEMENT);
-            copied = end_of(&e, held.len());
+            push_part(&mut sink, held, &[], copied, e.valid_up_to());
+            sink.replacement();
+            copied = e.error_len().map_or(held.len(), |n| e.valid_up_to() + n);
         });
-        // SAFETY: no error after the last one.
-        unsafe { push_part(out, held, &[], copied, held.len()) };
+        push_part(&mut sink, held, &[], copied, held.len());
+        sink.finish();
     }
 }
 
 /// Appends bytes `from..to` of the concatenation of `held` and `chunk`.
-///
-/// # Safety
-///
-/// Those bytes must be valid UTF-8.
-#[inline]
-unsafe fn push_part(out: &mut String, held: &[u8], chunk: &[u8], from: usize, to: usize) {
+#[inline(always)]
+fn push_part(out: &mut Sink, held: &[u8], chunk: &[u8], from: usize, to: usize) {
     let h = held.len();
-    let head = &held[from.min(h)..to.min(h)];
-    let tail = &chunk[from.max(h) - h..to.max(h) - h];
-    // SAFETY: the caller guarantees that bytes `from..to` of `held` + `chunk`, which are
-    // `head` followed by `tail`, are valid UTF-8.
-    unsafe { push_valid(out, head, tail) };
+    out.bytes(&held[from.min(h)..to.min(h)]);
+    out.run(chunk, from.max(h) - h, to.max(h) - h);
 }

@@ -333,6 +333,11 @@ pub const FALLBACK_STD_BELOW: usize = 16;
 /// validates the window's records up to its last delimiter in one call.
 pub const RECORD_WINDOW: usize = 64 * BLOCK;
 
+/// After an error, [`crate::errors`] finds the ill-formed parts of the text this many blocks
+/// at a time, a backend call for each (the masks of `arch::generic::subparts`), until such
+/// a stretch has none: then the validator takes the rest again.
+pub const SUBPART_BLOCKS: usize = 8;
+
 /// [`crate::count_chars`] counts inputs shorter than this a word at a time.
 pub const COUNT_PORTABLE_BELOW: usize = 64;
 

@@ -62,6 +62,19 @@ fn windows_1252_reference(bytes: &[u8]) -> String {
         .collect()
 }
 
+/// CPython's `bytes.decode('utf-8', errors=h)` with a handler `h` that decodes each failing
+/// part as windows-1252, from its definition: the valid parts as they are, each invalid
+/// part (std's `utf8_chunks`, the same maximal subparts) through the windows-1252 table.
+#[cfg(feature = "windows-1252")]
+fn utf8_or_windows_1252_reference(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(chunk.valid());
+        out.push_str(&windows_1252_reference(chunk.invalid()));
+    }
+    out
+}
+
 /// The reference text of one record under `policy` (None: left out or refused).
 fn reference(policy: Policy, bytes: &[u8]) -> Option<String> {
     if let Ok(s) = std::str::from_utf8(bytes) {
@@ -72,6 +85,8 @@ fn reference(policy: Policy, bytes: &[u8]) -> Option<String> {
         Policy::Escape => Some(escape_reference(bytes)),
         #[cfg(feature = "windows-1252")]
         Policy::Windows1252 => Some(windows_1252_reference(bytes)),
+        #[cfg(feature = "windows-1252")]
+        Policy::Utf8OrWindows1252 => Some(utf8_or_windows_1252_reference(bytes)),
         _ => None,
     }
 }
@@ -107,6 +122,36 @@ fn windows_1252_equals_the_whatwg_table() {
     assert_eq!(Policy::Windows1252.text(b"caf\xE9 \x80").unwrap(), "café €");
     // A valid record is left as it is (not read as windows-1252).
     assert_eq!(Policy::Windows1252.text("café".as_bytes()).unwrap(), "café");
+}
+
+/// `utf8-or-windows-1252` decodes each byte 80..FF, alone in an ill-formed part, as the
+/// WHATWG table and encoding_rs do, and keeps the UTF-8 around it.
+#[cfg(feature = "windows-1252")]
+#[test]
+fn utf8_or_windows_1252_decodes_each_bad_part_only() {
+    for b in 0x80..=0xFFu8 {
+        let bytes = [b'a', b, b' ', 0xE2, 0x9C, 0x93];
+        let one = [b];
+        let whatwg = encoding_rs::WINDOWS_1252
+            .decode_without_bom_handling(&one)
+            .0;
+        assert_eq!(
+            Policy::Utf8OrWindows1252.text(&bytes).unwrap(),
+            format!("a{whatwg} ✓"),
+            "{b:02X}"
+        );
+    }
+    // UTF-8 with one bad part, where windows-1252 of the whole record is mojibake.
+    let mixed = "[ยา"
+        .as_bytes()
+        .iter()
+        .chain(b"\xE0")
+        .copied()
+        .collect::<Vec<u8>>();
+    assert_eq!(Policy::Utf8OrWindows1252.text(&mixed).unwrap(), "[ยาà");
+    assert_ne!(Policy::Windows1252.text(&mixed).unwrap(), "[ยาà");
+    // A part of several bytes: each byte decoded (E2 82 then `x`: two characters).
+    assert_eq!(Policy::Utf8OrWindows1252.text(b"\xE2\x82x").unwrap(), "â‚x");
 }
 
 /// A log of multilingual lines, 1 in 7 damaged in one of the corpus's ways, with LF or

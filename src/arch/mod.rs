@@ -62,7 +62,7 @@
 //! the start of that character and lets the scalar decoder find the exact error.
 
 use crate::backend::Backend;
-use portable::{ErrorBits, Positions};
+use portable::{ErrorBits, Positions, Subparts};
 
 // The algorithm written once, with its vector trait. Declared here, not inside `backends!`,
 // so that tools that walk the module tree (cargo-mutants: scripts/mutants.sh) see it;
@@ -108,6 +108,11 @@ pub(crate) type CountFn = unsafe fn(&[u8]) -> usize;
 pub(crate) type ScanFn =
     unsafe fn(&[u8], usize, u8, &mut Positions, &mut ErrorBits) -> (usize, u64);
 
+/// The signature of a backend's search for ill-formed parts ([`generic::subparts::scan`]):
+/// given the input, where to start and the carry into it, the parts of up to
+/// `SUBPART_BLOCKS` blocks, how many, and the carry out of the last.
+pub(crate) type SubpartsFn = unsafe fn(&[u8], usize, u64) -> Subparts;
+
 /// One vector backend of this target: a row of its `backends!` table.
 struct Entry {
     backend: Backend,
@@ -125,6 +130,9 @@ struct Entry {
     /// The scan of a records window (the `scan` of its `entry_points!`); may only be called
     /// where `detect` returns true.
     scan: ScanFn,
+    /// The search for ill-formed parts (the `subparts` of its `entry_points!`); may only
+    /// be called where `detect` returns true.
+    subparts: SubpartsFn,
     /// Whether the target feature is enabled at compile time (then `detect` is always true)
     /// and the row is not only for some CPUs (it has no `prefer`).
     compiled: bool,
@@ -334,7 +342,7 @@ macro_rules! entry_points {
     ($vector:ty, $($feature:tt),+; sharing $shared:path) => {
         entry_points!(@entries $vector, $($feature),+);
         use $shared::{is_valid_long, validate_long};
-        pub(crate) use $shared::{locate, scan};
+        pub(crate) use $shared::{locate, scan, subparts};
     };
     ($vector:ty, $($feature:tt),+) => {
         entry_points!(@entries $vector, $($feature),+);
@@ -404,6 +412,22 @@ macro_rules! entry_points {
             unsafe { crate::arch::generic::marks::scan::<$vector>(bytes, from, byte, positions, words) }
         }
 
+        /// The search for ill-formed parts, with this backend: see
+        /// [`generic::subparts::scan`](crate::arch::generic::subparts::scan).
+        ///
+        /// # Safety
+        /// The CPU supports this backend's target features.
+        $(#[target_feature(enable = $feature)])+
+        pub(crate) unsafe fn subparts(
+            bytes: &[u8],
+            from: usize,
+            carry: u64,
+        ) -> crate::arch::portable::Subparts {
+            // SAFETY: the caller guarantees the target features, and this function enables
+            // them.
+            unsafe { crate::arch::generic::subparts::scan::<$vector>(bytes, from, carry) }
+        }
+
         /// The cold path after [`validate`]'s `Err(from)`: see
         /// [`schedule::locate`](crate::arch::generic::schedule::locate).
         ///
@@ -435,6 +459,7 @@ macro_rules! backends {
             locate: $arch_mod::$module::locate as LocateFn,
             count: $count as CountFn,
             scan: $arch_mod::$module::scan as ScanFn,
+            subparts: $arch_mod::$module::subparts as SubpartsFn,
             compiled: $(cfg!(target_feature = $feature))&&+ $(&& { let _ = $prefer; false })?,
             detect: || $(has!($feature))&&+,
             prefer: || true $(&& RUNTIME_DETECTION && $prefer())?,
@@ -668,6 +693,29 @@ pub(crate) fn runnable_scans() -> std::vec::Vec<(&'static str, ScanFn)> {
             .map(|e| (e.backend.name(), e.scan)),
     );
     scans
+}
+
+/// Every search for ill-formed parts this CPU runs, with its name (the rows' place in the
+/// table, since rows share backend names), for the tests: the portable one, the dispatched
+/// one and each runnable row's.
+#[cfg(all(test, feature = "std"))]
+pub(crate) fn runnable_subparts() -> std::vec::Vec<(std::string::String, SubpartsFn)> {
+    /// The dispatched search, as a function of the table's type.
+    unsafe fn dispatched(b: &[u8], from: usize, carry: u64) -> Subparts {
+        subparts(b, from, carry)
+    }
+    let mut all = std::vec![
+        ("portable".into(), portable::subparts as SubpartsFn),
+        ("dispatched".into(), dispatched as SubpartsFn),
+    ];
+    all.extend(
+        BACKENDS
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| (e.detect)())
+            .map(|(row, e)| (std::format!("{} (row {row})", e.backend.name()), e.subparts)),
+    );
+    all
 }
 
 #[cfg(all(test, feature = "std"))]
@@ -1147,6 +1195,12 @@ dispatched! {
         words: &mut ErrorBits
     ) -> (usize, u64)
         = scan: ScanFn, else portable::scan;
+
+    /// The ill-formed parts of up to `SUBPART_BLOCKS` blocks of `bytes` from `from`, given
+    /// the carry into them, by the backend [`validate`] runs (the `subparts` column of the
+    /// table), how many blocks, and the carry out. See [`generic::subparts::scan`].
+    fn subparts(bytes: &[u8], from: usize, carry: u64) -> Subparts
+        = subparts: SubpartsFn, else portable::subparts;
 }
 
 /// Where the error of `input` is, after [`validate`] said `Err(from)`: the cold `locate` of
@@ -1159,5 +1213,145 @@ pub(crate) fn locate(input: &[u8], from: usize) -> usize {
         // The fallback's position is exact.
         Some(None) => from,
         None => locate_with(selected(), input, from),
+    }
+}
+
+/// The searches for ill-formed parts (`generic::subparts::scan`) of every row this CPU
+/// runs, the portable one and the dispatched one, against std's invalid parts.
+#[cfg(all(test, feature = "std"))]
+mod subparts_tests {
+    use super::portable::Subparts;
+    use super::test_text::PIECES;
+    use crate::tiers::{BLOCK, SUBPART_BLOCKS};
+    use std::vec::Vec;
+
+    /// Every ill-formed part of `bytes` from `from` (a boundary), window after window of
+    /// `search`, as (start, length): each window's parts, the next window from where it
+    /// stopped with its carry.
+    fn parts(search: super::SubpartsFn, bytes: &[u8], from: usize) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let (mut at, mut carry) = (from, 0);
+        while at < bytes.len() {
+            // SAFETY: `runnable_subparts` lists only searches this CPU runs.
+            let found: Subparts = unsafe { search(bytes, at, carry) };
+            let (blocks, c) = (found.blocks, found.carry);
+            assert!(blocks > 0 && blocks <= SUBPART_BLOCKS);
+            for (k, p) in found.parts[..blocks].iter().enumerate() {
+                let mut starts = p.starts;
+                while starts != 0 {
+                    let i = starts.trailing_zeros();
+                    starts &= starts - 1;
+                    out.push((at + k * BLOCK + i as usize, p.len_at(i)));
+                }
+            }
+            at += blocks * BLOCK;
+            carry = c;
+        }
+        out
+    }
+
+    /// The reference: std's invalid parts, each as long as its bytes (a sequence the end
+    /// leaves open is one part).
+    fn std_parts(bytes: &[u8], from: usize) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut at = from;
+        for chunk in bytes[from..].utf8_chunks() {
+            at += chunk.valid().len();
+            if !chunk.invalid().is_empty() {
+                out.push((at, chunk.invalid().len()));
+            }
+            at += chunk.invalid().len();
+        }
+        out
+    }
+
+    /// Buffers of pieces of damaged text (every odd byte and broken sequence of the test
+    /// text), of every length to past two windows, searched from their start and from
+    /// after each character boundary in the first block, by every search: the same parts
+    /// as std's.
+    #[test]
+    fn every_search_finds_std_parts() {
+        let searches = super::runnable_subparts();
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let window = SUBPART_BLOCKS * BLOCK;
+        let mut checked = 0;
+        for round in 0..400 {
+            let target =
+                (super::test_text::next(&mut x) as usize) % (2 * window + 2 * BLOCK) + round % 3;
+            let mut bytes = Vec::new();
+            while bytes.len() < target {
+                let piece = PIECES[(super::test_text::next(&mut x) >> 7) as usize % PIECES.len()];
+                bytes.extend_from_slice(piece);
+                if super::test_text::next(&mut x).is_multiple_of(7) {
+                    bytes.push((super::test_text::next(&mut x) >> 24) as u8);
+                }
+            }
+            let starts: Vec<usize> = (0..bytes.len().min(BLOCK + 3))
+                .filter(|&i| {
+                    // A boundary: where decoding from the start goes on.
+                    core::str::from_utf8(&bytes[..i]).is_ok()
+                        || std_parts(&bytes, 0).iter().any(|&(s, n)| s + n == i)
+                })
+                .collect();
+            for &from in &starts {
+                let want = std_parts(&bytes, from);
+                for (name, search) in &searches {
+                    assert_eq!(
+                        parts(*search, &bytes, from),
+                        want,
+                        "{name}: {bytes:02X?} from {from}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+    }
+
+    /// The same at the end of the input and around block edges: every byte value, and
+    /// every pair of them, placed at every offset of the last bytes of a block, after ASCII
+    /// and after a long run of 2-byte characters.
+    #[test]
+    fn every_byte_and_pair_at_every_place_near_block_edges() {
+        let searches = super::runnable_subparts();
+        let fills: [&[u8]; 2] = [b"a", "\u{e9}".as_bytes()];
+        for fill in fills {
+            for len in [
+                BLOCK - 4,
+                BLOCK - 1,
+                BLOCK,
+                BLOCK + 2,
+                2 * BLOCK - 2,
+                SUBPART_BLOCKS * BLOCK + 1,
+            ] {
+                for place in len.saturating_sub(6)..len {
+                    for b0 in 0x70..=0xFFu16 {
+                        for b1 in [
+                            0x00u16, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC3, 0xE2, 0xF0,
+                        ] {
+                            let mut bytes: Vec<u8> =
+                                fill.iter().copied().cycle().take(len).collect();
+                            // The fill cut back to a boundary before the place.
+                            let mut p = place;
+                            while p > 0 && bytes[p] & 0xC0 == 0x80 {
+                                p -= 1;
+                            }
+                            bytes[p] = b0 as u8;
+                            if p + 1 < len {
+                                bytes[p + 1] = b1 as u8;
+                            }
+                            let want = std_parts(&bytes, 0);
+                            for (name, search) in &searches {
+                                assert_eq!(
+                                    parts(*search, &bytes, 0),
+                                    want,
+                                    "{name}: {len} {p} {b0:02X} {b1:02X}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 }

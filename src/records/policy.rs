@@ -1,12 +1,13 @@
 //! What to do with a record that is not valid UTF-8: the repair policies ([`Policy`]) and
 //! [`repair`], which applies one to every record of an iterator, counting what it changed.
-//! Feature `alloc`; `windows-1252` for `Policy::Windows1252` (the `encoding_rs` crate).
+//! Feature `alloc`; `windows-1252` for `Policy::Windows1252` (the `encoding_rs` crate) and
+//! `Policy::Utf8OrWindows1252`.
 //!
 //! Which policy a log pipeline should pick: `docs/RECORDS.md`.
 
 use super::record::Record;
 use crate::error::Utf8Error;
-use crate::errors::errors;
+use crate::lossy::{repair_parts, PartText, Replacement, Sink};
 use alloc::borrow::Cow;
 use alloc::string::String;
 use core::fmt;
@@ -28,6 +29,15 @@ pub enum Policy {
     /// too): for logs written by Windows tools. Feature `windows-1252`.
     #[cfg(feature = "windows-1252")]
     Windows1252,
+    /// The valid UTF-8 of a record is kept, and each maximal subpart of an ill-formed
+    /// sequence is decoded as windows-1252 (the WHATWG table, as [`Policy::Windows1252`]):
+    /// for a source that mixes UTF-8 with a legacy charset, where most damaged records are
+    /// UTF-8 with one bad part (`caf\xE9 ✓` becomes `café ✓`, where `Windows1252` makes
+    /// `cafÃ© âœ“` of the UTF-8). Exactly Python's `bytes.decode('utf-8', errors=h)` with
+    /// a handler `h` that decodes each failing part as windows-1252. Feature
+    /// `windows-1252`.
+    #[cfg(feature = "windows-1252")]
+    Utf8OrWindows1252,
     /// An invalid record is left out.
     Drop,
     /// An invalid record is an error ([`InvalidRecord`]: its number, the byte offset of its
@@ -42,18 +52,22 @@ impl Policy {
         Policy::Escape,
         #[cfg(feature = "windows-1252")]
         Policy::Windows1252,
+        #[cfg(feature = "windows-1252")]
+        Policy::Utf8OrWindows1252,
         Policy::Drop,
         Policy::Strict,
     ];
 
     /// The policy's name, as the CLI spells it: `replace`, `escape`, `windows-1252`,
-    /// `drop`, `strict`.
+    /// `utf8-or-windows-1252`, `drop`, `strict`.
     pub const fn name(self) -> &'static str {
         match self {
             Policy::Replace => "replace",
             Policy::Escape => "escape",
             #[cfg(feature = "windows-1252")]
             Policy::Windows1252 => "windows-1252",
+            #[cfg(feature = "windows-1252")]
+            Policy::Utf8OrWindows1252 => "utf8-or-windows-1252",
             Policy::Drop => "drop",
             Policy::Strict => "strict",
         }
@@ -68,26 +82,82 @@ impl Policy {
     /// valid UTF-8), or `None` when the policy leaves the bytes out or refuses them (`Drop`,
     /// `Strict`) because they are invalid.
     pub fn text(self, bytes: &[u8]) -> Option<Cow<'_, str>> {
-        match crate::engine::from_utf8(bytes) {
-            Ok(text) => Some(Cow::Borrowed(text)),
-            Err(_) => self.repair(bytes),
+        match crate::engine::validate(bytes) {
+            // SAFETY: the bytes are valid UTF-8.
+            Ok(()) => Some(Cow::Borrowed(unsafe {
+                core::str::from_utf8_unchecked(bytes)
+            })),
+            Err(first) => self.repaired(bytes, first),
         }
+    }
+
+    /// Appends the text of `bytes` under this policy to `out`, and returns whether it did:
+    /// `false` when the policy leaves the bytes out or refuses them (`Drop`, `Strict`)
+    /// because they are invalid. [`Policy::text`] without a `String` of its own for each
+    /// record: a writer of many records keeps one buffer.
+    ///
+    /// ```
+    /// use vutf8::records::Policy;
+    /// let mut out = String::from("> ");
+    /// assert!(Policy::Escape.append_text(b"caf\xE9", &mut out));
+    /// assert!(!Policy::Drop.append_text(b"\xFF", &mut out));
+    /// assert_eq!(out, "> caf\\xe9");
+    /// ```
+    pub fn append_text(self, bytes: &[u8], out: &mut String) -> bool {
+        match self {
+            // The valid runs and the repairs in one pass.
+            Policy::Replace => repair_parts::<Replacement>(bytes, None, out),
+            Policy::Escape => repair_parts::<Escaped>(bytes, None, out),
+            #[cfg(feature = "windows-1252")]
+            Policy::Utf8OrWindows1252 => repair_parts::<Windows1252Parts>(bytes, None, out),
+            // Those that treat an invalid record as a whole.
+            _ => match crate::engine::validate(bytes) {
+                Ok(()) => {
+                    // SAFETY: the bytes are valid UTF-8.
+                    out.push_str(unsafe { core::str::from_utf8_unchecked(bytes) });
+                }
+                Err(first) => return self.append_repaired(bytes, first, out),
+            },
+        }
+        true
+    }
+
+    /// Appends the text of `bytes`, whose first error is `first`, under this policy to
+    /// `out`; `false` when the policy gives no text for them.
+    fn append_repaired(self, bytes: &[u8], first: Utf8Error, out: &mut String) -> bool {
+        let first = Some(first);
+        match self {
+            Policy::Replace => repair_parts::<Replacement>(bytes, first, out),
+            Policy::Escape => repair_parts::<Escaped>(bytes, first, out),
+            #[cfg(feature = "windows-1252")]
+            Policy::Windows1252 => {
+                let mut decoder = encoding_rs::WINDOWS_1252.new_decoder_without_bom_handling();
+                let most = decoder
+                    .max_utf8_buffer_length_without_replacement(bytes.len())
+                    .unwrap_or(bytes.len().saturating_mul(3));
+                out.reserve(most);
+                // Every byte has a character in windows-1252 (WHATWG): nothing is replaced,
+                // and the room reserved holds it all.
+                let _ = decoder.decode_to_string_without_replacement(bytes, out, true);
+            }
+            #[cfg(feature = "windows-1252")]
+            Policy::Utf8OrWindows1252 => repair_parts::<Windows1252Parts>(bytes, first, out),
+            Policy::Drop | Policy::Strict => return false,
+        }
+        true
     }
 
     /// The text of `bytes`, which are known not to be valid UTF-8, under this policy.
     fn repair(self, bytes: &[u8]) -> Option<Cow<'_, str>> {
-        match self {
-            Policy::Replace => Some(crate::lossy::from_utf8_lossy(bytes)),
-            Policy::Escape => Some(Cow::Owned(escape(bytes))),
-            #[cfg(feature = "windows-1252")]
-            Policy::Windows1252 => Some(Cow::Owned(
-                encoding_rs::WINDOWS_1252
-                    .decode_without_bom_handling(bytes)
-                    .0
-                    .into_owned(),
-            )),
-            Policy::Drop | Policy::Strict => None,
-        }
+        let first = crate::engine::validate(bytes).err()?;
+        self.repaired(bytes, first)
+    }
+
+    /// The text of `bytes`, whose first error is `first`, under this policy.
+    fn repaired(self, bytes: &[u8], first: Utf8Error) -> Option<Cow<'_, str>> {
+        let mut out = String::with_capacity(bytes.len() + bytes.len() / 2 + 64);
+        self.append_repaired(bytes, first, &mut out)
+            .then_some(Cow::Owned(out))
     }
 }
 
@@ -97,26 +167,83 @@ impl fmt::Display for Policy {
     }
 }
 
-/// `bytes` (not valid UTF-8) with each byte of each ill-formed part written as `\xNN`.
-fn escape(bytes: &[u8]) -> String {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(bytes.len() + 16);
-    let mut valid_from = 0;
-    let mut found = errors(bytes);
-    while let Some((bad, len)) = found.next_span() {
-        let end = len.map_or(bytes.len(), |n| bad + n);
-        // The bytes between two errors are valid UTF-8: `errors` yields every error.
-        out.push_str(core::str::from_utf8(&bytes[valid_from..bad]).unwrap_or_default());
-        for &b in &bytes[bad..end] {
-            out.push_str("\\x");
-            out.push(char::from(HEX[usize::from(b >> 4)]));
-            out.push(char::from(HEX[usize::from(b & 15)]));
-        }
-        valid_from = end;
+/// [`Policy::Escape`]'s text of an ill-formed part: each byte as `\xNN`, lowercase.
+struct Escaped;
+
+impl PartText for Escaped {
+    #[inline(always)]
+    fn part(out: &mut Sink, part: &[u8]) {
+        Self::one_byte_parts(out, part);
     }
-    out.push_str(core::str::from_utf8(&bytes[valid_from..]).unwrap_or_default());
-    out
+
+    #[inline(always)]
+    fn one_byte_parts(out: &mut Sink, bytes: &[u8]) {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        for &b in bytes {
+            let hex = [
+                b'\\',
+                b'x',
+                HEX[usize::from(b >> 4)],
+                HEX[usize::from(b & 15)],
+            ];
+            out.four(hex, 4);
+        }
+    }
 }
+
+/// [`Policy::Utf8OrWindows1252`]'s text of an ill-formed part: each byte decoded as
+/// windows-1252 ([`WINDOWS_1252_HIGH`]).
+#[cfg(feature = "windows-1252")]
+struct Windows1252Parts;
+
+#[cfg(feature = "windows-1252")]
+impl PartText for Windows1252Parts {
+    #[inline(always)]
+    fn part(out: &mut Sink, part: &[u8]) {
+        Self::one_byte_parts(out, part);
+    }
+
+    #[inline(always)]
+    fn one_byte_parts(out: &mut Sink, bytes: &[u8]) {
+        for &b in bytes {
+            // The bytes of an ill-formed part are never ASCII.
+            let c = WINDOWS_1252_HIGH[usize::from(b & 0x7F)];
+            let mut utf8 = [0u8; 4];
+            let n = c.encode_utf8(&mut utf8).len();
+            out.four(utf8, n);
+        }
+    }
+}
+
+/// The characters of the bytes `80..FF` in windows-1252, as the WHATWG Encoding Standard
+/// defines it (the five bytes it leaves undefined, `81`, `8D`, `8F`, `90`, `9D`, map to the
+/// C1 controls of the same value), which `encoding_rs` implements: the tests compare every
+/// byte with it.
+#[cfg(feature = "windows-1252")]
+const WINDOWS_1252_HIGH: [char; 128] = {
+    const C1: [char; 32] = [
+        '\u{20AC}', '\u{81}', '\u{201A}', '\u{192}', '\u{201E}', '\u{2026}', '\u{2020}',
+        '\u{2021}', '\u{2C6}', '\u{2030}', '\u{160}', '\u{2039}', '\u{152}', '\u{8D}', '\u{17D}',
+        '\u{8F}', '\u{90}', '\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}', '\u{2022}', '\u{2013}',
+        '\u{2014}', '\u{2DC}', '\u{2122}', '\u{161}', '\u{203A}', '\u{153}', '\u{9D}', '\u{17E}',
+        '\u{178}',
+    ];
+    let mut t = ['\0'; 128];
+    let mut i = 0;
+    while i < 128 {
+        t[i] = if i < 32 {
+            C1[i]
+        } else {
+            // A0..FF: Latin-1, the code point of the same value.
+            match char::from_u32(0x80 + i as u32) {
+                Some(c) => c,
+                None => '\0',
+            }
+        };
+        i += 1;
+    }
+    t
+};
 
 /// A record after a policy: its text, borrowed when the record was valid.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -255,17 +382,14 @@ impl<'a, I: Iterator<Item = Record<'a>>> Iterator for Repair<I> {
             let record = self.records.next()?;
             self.number += 1;
             let number = self.number;
-            let error = match record.to_str() {
-                Ok(text) => {
-                    let text = Cow::Borrowed(text);
-                    return Some(Ok(Repaired {
-                        record,
-                        number,
-                        text,
-                    }));
-                }
-                Err(error) => error,
-            };
+            if let Some(text) = record.text_if_valid() {
+                let text = Cow::Borrowed(text);
+                return Some(Ok(Repaired {
+                    record,
+                    number,
+                    text,
+                }));
+            }
             match self.policy.repair(record.bytes()) {
                 Some(text) => {
                     self.repaired += 1;
@@ -278,6 +402,7 @@ impl<'a, I: Iterator<Item = Record<'a>>> Iterator for Repair<I> {
                 None => {
                     self.dropped += 1;
                     if self.policy == Policy::Strict {
+                        let error = record.to_str().err()?;
                         return Some(Err(InvalidRecord {
                             number,
                             offset: record.offset() + error.valid_up_to(),

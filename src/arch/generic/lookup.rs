@@ -213,12 +213,21 @@ impl<V: Vector> Tables<V> {
         }
     }
 
+    /// The error classes of each pair (byte of `prev1`, byte of `input`) that the three
+    /// tables leave: zero where the pair is valid as it is, or is two continuations
+    /// (`TWO_CONTS`, which the bytes further back decide). After a lead byte, zero exactly
+    /// where the second byte is one the lead allows (`crate::arch::generic::subparts`).
+    #[inline(always)]
+    pub(crate) fn pair(&self, prev1: V, input: V) -> V {
+        V::lookup_high(self.byte_1_high, prev1)
+            .and(V::lookup_low(self.byte_1_low, prev1, self.low_nibble))
+            .and(V::lookup_high(self.byte_2_high, input))
+    }
+
     /// The error bits of `input` given the bytes 1, 2 and 3 before each of its bytes.
     #[inline(always)]
     pub(crate) fn classify(&self, input: V, prev1: V, prev2: V, prev3: V) -> V {
-        let special = V::lookup_high(self.byte_1_high, prev1)
-            .and(V::lookup_low(self.byte_1_low, prev1, self.low_nibble))
-            .and(V::lookup_high(self.byte_2_high, input));
+        let special = self.pair(prev1, input);
         let is_third = prev2.saturating_sub(self.third_byte_min);
         let is_fourth = prev3.saturating_sub(self.fourth_byte_min);
         is_third.or(is_fourth).and(self.high_bit).xor(special)

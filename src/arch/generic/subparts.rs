@@ -36,31 +36,8 @@
 
 use super::lookup::Tables;
 use crate::arch::generic::vector::Vector;
+use crate::arch::portable::{BlockParts, Subparts};
 use crate::tiers::{BLOCK, SUBPART_BLOCKS};
-
-/// What [`scan`] says of one block: bit `i` of each word for the block's byte `i`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct BlockParts {
-    /// Where an ill-formed part starts.
-    pub(crate) starts: u64,
-    /// Where a lead byte with a valid second byte is (`S2`): an ill-formed part that starts
-    /// there is 2 bytes long or more.
-    pub(crate) two: u64,
-    /// Where such a lead needs a third byte and has one (`S3`): an ill-formed part that
-    /// starts there is 3 bytes long.
-    pub(crate) three: u64,
-}
-
-impl BlockParts {
-    /// The length (1 to 3) of the ill-formed part that starts at the block's byte `i`.
-    #[inline(always)]
-    pub(crate) fn len_at(&self, i: u32) -> usize {
-        1 + ((self.two >> i) & 1) as usize + ((self.three >> i) & 1) as usize
-    }
-}
-
-/// The ill-formed parts of up to [`SUBPART_BLOCKS`] blocks: what [`scan`] writes.
-pub(crate) type Subparts = [BlockParts; SUBPART_BLOCKS];
 
 /// The bits of the covered bytes (continuation bytes taken by a lead before them) of the
 /// first 3 bytes after a block, given the block's `S2`, `S3` and `S4`.
@@ -148,9 +125,9 @@ impl<V: Vector> Consts<V> {
     }
 }
 
-/// Scans the blocks of `bytes` from `from` for ill-formed parts: writes what each block has
-/// to `out` (block `k` at `from + k * BLOCK`), at most [`SUBPART_BLOCKS`] blocks, and
-/// returns how many it wrote and the carry out of the last one (see below). The blocks
+/// Scans the blocks of `bytes` from `from` for ill-formed parts: returns what each block
+/// has (block `k` at `from + k * BLOCK`), at most [`SUBPART_BLOCKS`] blocks, how many, and
+/// the carry out of the last one (see below). The blocks
 /// cover the bytes from `from` to the end of `bytes` or `SUBPART_BLOCKS` blocks, whichever
 /// is shorter; bytes past the end of `bytes` are read as zeros (ASCII), so a sequence that
 /// the end leaves open shows as an ill-formed part that ends there (the caller tells the
@@ -165,17 +142,17 @@ impl<V: Vector> Consts<V> {
 /// # Safety
 /// The CPU supports `V`'s instruction set.
 #[inline(always)]
-pub(crate) unsafe fn scan<V: Vector>(
-    bytes: &[u8],
-    from: usize,
-    carry: u64,
-    out: &mut Subparts,
-) -> (usize, u64) {
+pub(crate) unsafe fn scan<V: Vector>(bytes: &[u8], from: usize, carry: u64) -> Subparts {
     assert!(from <= bytes.len(), "the scan starts inside the input");
     let len = bytes.len();
     let blocks = (len - from).div_ceil(BLOCK).min(SUBPART_BLOCKS);
+    let mut out = Subparts {
+        blocks,
+        carry,
+        ..Subparts::default()
+    };
     if blocks == 0 {
-        return (0, carry);
+        return out;
     }
     // SAFETY: the caller guarantees the instruction set.
     let c = unsafe {
@@ -190,7 +167,7 @@ pub(crate) unsafe fn scan<V: Vector>(
     };
     let (mut cur, mut prev) = c.masks_of(bytes, from, 0, c.zero);
     let mut carry = carry;
-    for (k, slot) in out.iter_mut().enumerate().take(blocks) {
+    for (k, slot) in out.parts.iter_mut().enumerate().take(blocks) {
         let (next, last) = c.masks_of(bytes, from, k + 1, prev);
         let two = cur.lead & shifted(cur.pair_ok, next.pair_ok, 1);
         let three = two & cur.need3 & shifted(cur.cont, next.cont, 2);
@@ -205,124 +182,6 @@ pub(crate) unsafe fn scan<V: Vector>(
         carry = carry_out(two, three, four);
         (cur, prev) = (next, last);
     }
-    (blocks, carry)
-}
-
-#[cfg(all(test, feature = "std"))]
-mod tests {
-    use super::{BlockParts, Subparts};
-    use crate::arch::test_text::{next, PIECES};
-    use crate::tiers::{BLOCK, SUBPART_BLOCKS};
-    use std::vec::Vec;
-
-    /// Every ill-formed part of `bytes` from `from` (a boundary), window after window of
-    /// `search`, as (start, length): each window's parts, the next window from where it
-    /// stopped with its carry.
-    fn parts(search: super::super::super::SubpartsFn, bytes: &[u8], from: usize) -> Vec<(usize, usize)> {
-        let mut out = Vec::new();
-        let mut parts: Subparts = [BlockParts::default(); SUBPART_BLOCKS];
-        let (mut at, mut carry) = (from, 0);
-        while at < bytes.len() {
-            // SAFETY: `runnable_subparts` lists only searches this CPU runs.
-            let (blocks, c) = unsafe { search(bytes, at, carry, &mut parts) };
-            assert!(blocks > 0 && blocks <= SUBPART_BLOCKS);
-            for (k, p) in parts[..blocks].iter().enumerate() {
-                let mut starts = p.starts;
-                while starts != 0 {
-                    let i = starts.trailing_zeros();
-                    starts &= starts - 1;
-                    out.push((at + k * BLOCK + i as usize, p.len_at(i)));
-                }
-            }
-            at += blocks * BLOCK;
-            carry = c;
-        }
-        out
-    }
-
-    /// The reference: std's invalid parts, each as long as its bytes (a sequence the end
-    /// leaves open is one part).
-    fn std_parts(bytes: &[u8], from: usize) -> Vec<(usize, usize)> {
-        let mut out = Vec::new();
-        let mut at = from;
-        for chunk in bytes[from..].utf8_chunks() {
-            at += chunk.valid().len();
-            if !chunk.invalid().is_empty() {
-                out.push((at, chunk.invalid().len()));
-            }
-            at += chunk.invalid().len();
-        }
-        out
-    }
-
-    /// Buffers of pieces of damaged text (every odd byte and broken sequence of the test
-    /// text), of every length to past two windows, searched from their start and from
-    /// after each character boundary in the first block, by every search: the same parts
-    /// as std's.
-    #[test]
-    fn every_search_finds_std_parts() {
-        let searches = crate::arch::runnable_subparts();
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let window = SUBPART_BLOCKS * BLOCK;
-        let mut checked = 0;
-        for round in 0..400 {
-            let target = (next(&mut x) as usize) % (2 * window + 2 * BLOCK) + round % 3;
-            let mut bytes = Vec::new();
-            while bytes.len() < target {
-                let piece = PIECES[(next(&mut x) >> 7) as usize % PIECES.len()];
-                bytes.extend_from_slice(piece);
-                if next(&mut x) % 7 == 0 {
-                    bytes.push((next(&mut x) >> 24) as u8);
-                }
-            }
-            let starts: Vec<usize> = (0..bytes.len().min(BLOCK + 3))
-                .filter(|&i| {
-                    // A boundary: where decoding from the start goes on.
-                    core::str::from_utf8(&bytes[..i]).is_ok()
-                        || std_parts(&bytes, 0).iter().any(|&(s, n)| s + n == i)
-                })
-                .collect();
-            for &from in &starts {
-                let want = std_parts(&bytes, from);
-                for (name, search) in &searches {
-                    assert_eq!(parts(*search, &bytes, from), want, "{name}: {bytes:02X?} from {from}");
-                    checked += 1;
-                }
-            }
-        }
-        assert!(checked > 1000, "{checked}");
-    }
-
-    /// The same at the end of the input and around block edges: every byte value, and
-    /// every pair of them, placed at every offset of the last bytes of a block, after ASCII
-    /// and after a long run of 2-byte characters.
-    #[test]
-    fn every_byte_and_pair_at_every_place_near_block_edges() {
-        let searches = crate::arch::runnable_subparts();
-        let fills: [&[u8]; 2] = [b"a", "\u{e9}".as_bytes()];
-        for fill in fills {
-            for len in [BLOCK - 4, BLOCK - 1, BLOCK, BLOCK + 2, 2 * BLOCK - 2, SUBPART_BLOCKS * BLOCK + 1] {
-                for place in len.saturating_sub(6)..len {
-                    for b0 in 0x70..=0xFFu16 {
-                        for b1 in [0x00u16, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC3, 0xE2, 0xF0] {
-                            let mut bytes: Vec<u8> = fill.iter().copied().cycle().take(len).collect();
-                            // The fill cut back to a boundary before the place.
-                            let mut p = place;
-                            while p > 0 && bytes[p] & 0xC0 == 0x80 {
-                                p -= 1;
-                            }
-                            bytes[p] = b0 as u8;
-                            if p + 1 < len {
-                                bytes[p + 1] = b1 as u8;
-                            }
-                            let want = std_parts(&bytes, 0);
-                            for (name, search) in &searches {
-                                assert_eq!(parts(*search, &bytes, 0), want, "{name}: {len} {p} {b0:02X} {b1:02X}");
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
+    out.carry = carry;
+    out
 }
