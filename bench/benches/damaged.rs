@@ -25,7 +25,8 @@
 //! round times every contender once (a batch of calls lasting about `--batch-ms`, default
 //! 20), in the balanced order of `support::balanced_order`; the table gives the medians
 //! over `--rounds` rounds (default 7) in MB/s of input and the ratio vutf8 ÷ std (std's time
-//! over vutf8's), with the geometric mean over the inputs.
+//! over vutf8's), with the geometric mean over the inputs. `--input TEXT` and `--operation
+//! TEXT` keep the inputs and operations whose names contain TEXT (for a profiler).
 //!
 //! On an AVX-512 CPU, the AVX2 figures come from a build without the `avx512` feature:
 //! `cargo bench -p vutf8-bench --bench damaged --no-default-features`.
@@ -80,17 +81,18 @@ fn to_utf16le(text: &[u8]) -> Vec<u8> {
 
 /// The inputs that can be built here: (name, bytes).
 fn inputs() -> Vec<(&'static str, Vec<u8>)> {
-    let reference =
-        |langs: &[&str]| -> Vec<String> {
-            langs
-                .iter()
-                .map(|l| format!("real-corpus/text/debian-reference.{l}.txt"))
-                .collect()
-        };
+    let reference = |langs: &[&str]| -> Vec<String> {
+        langs
+            .iter()
+            .map(|l| format!("real-corpus/text/debian-reference.{l}.txt"))
+            .collect()
+    };
     let mut out = Vec::new();
-    let mut add = |name: &'static str, bytes: Option<Vec<u8>>| match bytes {
+    let mut add = |name: &'static str, bytes: Option<Vec<u8>>| {
+        match bytes {
         Some(b) => out.push((name, fill(&b))),
         None => eprintln!("damaged: {name} left out: its files are missing (scripts/real-corpus.sh, scripts/real-logs.sh)"),
+    }
     };
     add(
         "Latin-1 text (5 languages)",
@@ -149,27 +151,37 @@ fn vutf8_errors(b: &[u8]) -> Tally {
     t
 }
 
+/// [`vutf8_errors`] from within the iterator (`for_each`, which folds).
+fn vutf8_errors_folded(b: &[u8]) -> Tally {
+    let mut t = Tally::default();
+    vutf8::errors(b).for_each(|e| {
+        t.count += 1;
+        t.offsets += e.valid_up_to();
+        t.lens += e.error_len().unwrap_or(0);
+    });
+    t
+}
+
 fn std_errors(b: &[u8]) -> Tally {
     let mut t = Tally::default();
     let mut at = 0;
-    let mut chunks = b.utf8_chunks().peekable();
-    while let Some(chunk) = chunks.next() {
+    let mut last_bad = 0;
+    for chunk in b.utf8_chunks() {
         at += chunk.valid().len();
-        let bad = chunk.invalid().len();
-        if bad > 0 {
+        last_bad = chunk.invalid().len();
+        if last_bad > 0 {
             t.count += 1;
             t.offsets += at;
-            // The last invalid part is an unfinished sequence (`error_len` None) when the
-            // input ends inside it: std's own from_utf8 says so.
-            let last = chunks.peek().is_none();
-            let open = || core::str::from_utf8(chunk.invalid()).is_err_and(|e| e.error_len().is_none());
-            t.lens += if last && open() {
-                0
-            } else {
-                bad
-            };
+            t.lens += last_bad;
         }
-        at += bad;
+        at += last_bad;
+    }
+    // The last invalid part is an unfinished sequence (`error_len` None, counted 0) when
+    // the input ends inside it: std's own from_utf8 says so.
+    if last_bad > 0
+        && core::str::from_utf8(&b[b.len() - last_bad..]).is_err_and(|e| e.error_len().is_none())
+    {
+        t.lens -= last_bad;
     }
     t
 }
@@ -181,7 +193,11 @@ const HEX: &[u8; 16] = b"0123456789abcdef";
 fn for_each_line(b: &[u8], mut f: impl FnMut(&[u8])) {
     let mut start = 0;
     for at in memchr::memchr_iter(b'\n', b) {
-        let end = if at > start && b[at - 1] == b'\r' { at - 1 } else { at };
+        let end = if at > start && b[at - 1] == b'\r' {
+            at - 1
+        } else {
+            at
+        };
         f(&b[start..end]);
         start = at + 1;
     }
@@ -196,19 +212,28 @@ fn std_escape(b: &[u8], out: &mut Vec<u8>) {
         for chunk in line.utf8_chunks() {
             out.extend_from_slice(chunk.valid().as_bytes());
             for &x in chunk.invalid() {
-                out.extend_from_slice(&[b'\\', b'x', HEX[usize::from(x >> 4)], HEX[usize::from(x & 15)]]);
+                out.extend_from_slice(&[
+                    b'\\',
+                    b'x',
+                    HEX[usize::from(x >> 4)],
+                    HEX[usize::from(x & 15)],
+                ]);
             }
         }
         out.push(b'\n');
     });
 }
 
-fn vutf8_escape(b: &[u8], out: &mut Vec<u8>) {
+fn vutf8_escape(b: &[u8], out: &mut String) {
     out.clear();
-    for r in repair(lines(b), Policy::Escape) {
-        let r = r.expect("escape refuses nothing");
-        out.extend_from_slice(r.text().as_bytes());
-        out.push(b'\n');
+    for r in lines(b) {
+        match r.is_valid() {
+            true => out.push_str(r.to_str().expect("a valid record")),
+            false => {
+                Policy::Escape.append_text(r.bytes(), out);
+            }
+        }
+        out.push('\n');
     }
 }
 
@@ -217,7 +242,7 @@ type Run = Box<dyn FnMut(&[u8]) -> usize>;
 
 /// The operations: (name, vutf8's way, std's way).
 fn operations() -> Vec<(&'static str, Run, Run)> {
-    let mut out_v = Vec::new();
+    let mut out_v = String::new();
     let mut out_s = Vec::new();
     vec![
         (
@@ -226,8 +251,13 @@ fn operations() -> Vec<(&'static str, Run, Run)> {
             Box::new(|b: &[u8]| String::from_utf8_lossy(b).len()) as Run,
         ),
         (
-            "errors",
+            "errors (for)",
             Box::new(|b: &[u8]| vutf8_errors(b).offsets) as Run,
+            Box::new(|b: &[u8]| std_errors(b).offsets) as Run,
+        ),
+        (
+            "errors (for_each)",
+            Box::new(|b: &[u8]| vutf8_errors_folded(b).offsets) as Run,
             Box::new(|b: &[u8]| std_errors(b).offsets) as Run,
         ),
         (
@@ -246,12 +276,30 @@ fn operations() -> Vec<(&'static str, Run, Run)> {
 
 /// Checks that vutf8's answers equal std's on `b`.
 fn check(name: &str, b: &[u8]) {
-    assert_eq!(vutf8::from_utf8_lossy(b), String::from_utf8_lossy(b), "{name}: lossy");
+    assert_eq!(
+        vutf8::from_utf8_lossy(b),
+        String::from_utf8_lossy(b),
+        "{name}: lossy"
+    );
     assert_eq!(vutf8_errors(b), std_errors(b), "{name}: errors");
-    let (mut v, mut s) = (Vec::new(), Vec::new());
+    assert_eq!(
+        vutf8_errors_folded(b),
+        std_errors(b),
+        "{name}: errors, folded"
+    );
+    let (mut v, mut s) = (String::new(), Vec::new());
     vutf8_escape(b, &mut v);
     std_escape(b, &mut s);
-    assert!(v == s, "{name}: escape per line");
+    assert!(v.as_bytes() == s, "{name}: escape per line");
+    // The records' repair iterator gives the same lines.
+    let lines_of: Vec<String> = repair(lines(b), Policy::Escape)
+        .map(|r| r.expect("escape refuses nothing").into_text().into_owned())
+        .collect();
+    assert_eq!(
+        lines_of.concat().len() + lines_of.len(),
+        v.len(),
+        "{name}: repair()"
+    );
 }
 
 /// Seconds per call of `f` on `b`, over a batch of about `batch`.
@@ -268,22 +316,40 @@ fn time(f: &mut Run, b: &[u8], batch: Duration) -> f64 {
 fn main() {
     let mut rounds = 7;
     let mut batch = Duration::from_millis(20);
+    let (mut only_input, mut only_op) = (None, None);
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
-            "--rounds" => rounds = args.next().and_then(|v| v.parse().ok()).expect("--rounds N"),
+            "--rounds" => {
+                rounds = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .expect("--rounds N")
+            }
             "--batch-ms" => {
                 batch = Duration::from_millis(
-                    args.next().and_then(|v| v.parse().ok()).expect("--batch-ms N"),
+                    args.next()
+                        .and_then(|v| v.parse().ok())
+                        .expect("--batch-ms N"),
                 )
             }
+            "--input" => only_input = args.next(),
+            "--operation" => only_op = args.next(),
             "--bench" => {}
             other => panic!("unknown option {other}"),
         }
     }
-    println!("{}", support::peers::header("Damaged input: vutf8 against std"));
+    println!(
+        "{}",
+        support::peers::header("Damaged input: vutf8 against std")
+    );
     let inputs: Vec<(&str, Placed)> = inputs()
         .into_iter()
+        .filter(|(name, _)| {
+            only_input
+                .as_ref()
+                .is_none_or(|f| name.contains(f.as_str()))
+        })
         .map(|(name, bytes)| {
             check(name, &bytes);
             (name, Placed::new(&bytes))
@@ -298,6 +364,9 @@ fn main() {
     for (name, placed) in &inputs {
         let b = placed.bytes();
         for (k, (op, v, s)) in ops.iter_mut().enumerate() {
+            if only_op.as_ref().is_some_and(|f| !op.contains(f.as_str())) {
+                continue;
+            }
             let (mut tv, mut ts) = (Vec::new(), Vec::new());
             for round in 0..rounds {
                 for which in support::balanced_order(2, round) {
@@ -324,6 +393,9 @@ fn main() {
     println!();
     for (k, (op, _, _)) in ops.iter().enumerate() {
         let r = &per_op[k];
+        if r.is_empty() {
+            continue;
+        }
         let lowest = r.iter().copied().fold(f64::INFINITY, f64::min);
         println!(
             "{op:<16} vutf8 ÷ std: geometric mean {:.2}, lowest {:.2} ({} inputs)",
