@@ -239,3 +239,63 @@ proptest! {
         );
     }
 }
+
+/// A reader of a growing file: each item of `reads` is what one read returns (an empty one
+/// is a read of 0 bytes: the end, for now).
+struct Growing {
+    reads: std::collections::VecDeque<Vec<u8>>,
+}
+
+impl Read for Growing {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let Some(mut next) = self.reads.pop_front() else {
+            return Ok(0);
+        };
+        let n = next.len().min(buf.len());
+        buf[..n].copy_from_slice(&next[..n]);
+        if n < next.len() {
+            self.reads.push_front(next.split_off(n));
+        }
+        Ok(n)
+    }
+}
+
+/// After a read of 0 bytes the reader yields the records it holds (a last one without a
+/// line end whole) and `None`, and the next call reads again: records after it are numbered
+/// and placed in the stream as if nothing had stopped.
+#[test]
+fn the_reader_goes_on_after_a_read_of_nothing() {
+    let reads = [
+        &b"one\ntw"[..],
+        b"",
+        b"o\nthr\xE9e\n",
+        b"",
+        b"",
+        b"four\r\n",
+    ];
+    let mut reader = Framing::lines().reader(Growing {
+        reads: reads.iter().map(|r| r.to_vec()).collect(),
+    });
+    let mut seen = Vec::new();
+    for _round in 0..4 {
+        while let Some(frame) = reader.next_frame().unwrap() {
+            let Frame::Record(r) = frame else {
+                panic!("no record is too long here")
+            };
+            seen.push((r.number(), r.offset(), r.bytes().to_vec(), r.is_valid()));
+        }
+        seen.push((0, 0, b"<none>".to_vec(), true));
+    }
+    let want: Vec<(u64, u64, Vec<u8>, bool)> = vec![
+        (1, 0, b"one".to_vec(), true),
+        (2, 4, b"tw".to_vec(), true),
+        (0, 0, b"<none>".to_vec(), true),
+        (3, 6, b"o".to_vec(), true),
+        (4, 8, b"thr\xE9e".to_vec(), false),
+        (0, 0, b"<none>".to_vec(), true),
+        (0, 0, b"<none>".to_vec(), true),
+        (5, 14, b"four".to_vec(), true),
+        (0, 0, b"<none>".to_vec(), true),
+    ];
+    assert_eq!(seen, want);
+}

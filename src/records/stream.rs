@@ -467,7 +467,13 @@ pub struct RecordReader<R> {
 }
 
 impl<R: Read> RecordReader<R> {
-    /// The next record, or the place of a skipped one; `None` at the end of the stream.
+    /// The next record, or the place of a skipped one; `None` when a read returned 0 bytes
+    /// (the end of a file or pipe) and every record before it was yielded (a last record
+    /// without a delimiter included).
+    ///
+    /// After `None` the reader can go on: the next call reads again, and what arrives
+    /// starts a new record. A follower of a growing file calls it again once the file has
+    /// grown (a line whose end had not arrived was yielded whole at the `None` before).
     ///
     /// # Errors
     /// What the reader returns (`Interrupted` is retried).
@@ -477,6 +483,8 @@ impl<R: Read> RecordReader<R> {
                 Step::More { consumed } => {
                     self.head += consumed;
                     if self.eof {
+                        // The next call reads again.
+                        self.eof = false;
                         return Ok(None);
                     }
                     self.read()?;
