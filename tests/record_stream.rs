@@ -167,7 +167,7 @@ fn records_over_the_cap_are_reported_or_cut_and_the_stream_goes_on() {
         data.extend_from_slice(b"ok\n");
     }
     data.extend_from_slice("€".repeat(30).as_bytes()); // a last record over the cap
-    for max in [4usize, 9, 10, 11, 64, 1000] {
+    for max in [0usize, 1, 2, 3, 4, 9, 10, 11, 64, 1000] {
         for cut in [false, true] {
             for sizes in [&[1usize][..], &[3, 0, 5], &[4096], &[1 << 20]] {
                 let framing = Framing::lines().max_record(max).cut_long_records(cut);
@@ -175,6 +175,54 @@ fn records_over_the_cap_are_reported_or_cut_and_the_stream_goes_on() {
                     read_all(&data, sizes, framing),
                     reference(&data, b'\n', max, cut),
                     "max {max}, cut {cut}, sizes {sizes:?}"
+                );
+            }
+        }
+    }
+}
+
+/// The cap asked for is the cap used and the cap reported, from 0 to `usize::MAX`.
+#[test]
+fn every_cap_is_the_cap_used_and_reported() {
+    for max in [0, 1, 2, 3, 4, 5, 1 << 20, usize::MAX - 1, usize::MAX] {
+        assert_eq!(Framing::lines().max_record(max).max(), max);
+        let split = Framing::split(0).unwrap().max_record(max);
+        assert_eq!(split.max(), max);
+    }
+    // Each length around the small caps, `\r\n` ends included (not counted).
+    let data = b"\n1\n12\r\n123\n1234\r\n12345\n\xC3\xA9\n\xE2\x82\xAC\r\n";
+    for max in 0..=6 {
+        for cut in [false, true] {
+            for sizes in [&[1usize][..], &[2], &[64]] {
+                let framing = Framing::lines().max_record(max).cut_long_records(cut);
+                assert_eq!(
+                    read_all(data, sizes, framing),
+                    reference(data, b'\n', max, cut),
+                    "max {max}, cut {cut}, sizes {sizes:?}"
+                );
+            }
+        }
+    }
+}
+
+/// A cap of `usize::MAX` caps nothing: a record split across reads is one record (no
+/// overflow where the cap and the `\r` of a line end are added up).
+#[test]
+fn a_cap_of_usize_max_keeps_records_split_across_reads() {
+    let data = b"hello world\nnext\r\nlast \xE2\x82\xAC";
+    for delimiter in [b'\n', b'\r', 0] {
+        let framing = if delimiter == b'\n' {
+            Framing::lines()
+        } else {
+            Framing::split(delimiter).unwrap()
+        };
+        for cut in [false, true] {
+            for sizes in [&[1usize][..], &[6], &[3, 0, 5]] {
+                let framing = framing.max_record(usize::MAX).cut_long_records(cut);
+                assert_eq!(
+                    read_all(data, sizes, framing),
+                    reference(data, delimiter, usize::MAX, false),
+                    "delimiter {delimiter:#04X}, cut {cut}, sizes {sizes:?}"
                 );
             }
         }
@@ -226,7 +274,7 @@ proptest! {
     fn random_streams_and_chunkings(
         pieces in prop::collection::vec(0..PIECES.len(), 0..1500),
         sizes in prop::collection::vec(0usize..300, 1..8),
-        max in 4usize..64,
+        max in 0usize..64,
         cut in any::<bool>(),
     ) {
         let data = build(&pieces);

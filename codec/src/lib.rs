@@ -124,8 +124,8 @@ impl LogLines {
         LogLines::with_max_length(policy, DEFAULT_MAX_RECORD)
     }
 
-    /// A decoder with `policy` and a cap of `max` bytes per line (its line end not counted;
-    /// at least 4, so that a character fits).
+    /// A decoder with `policy` and a cap of `max` bytes per line (its line end not
+    /// counted): any value, 0 (only empty lines) to `usize::MAX` (no cap), is the cap used.
     pub fn with_max_length(policy: Policy, max: usize) -> LogLines {
         LogLines {
             policy,

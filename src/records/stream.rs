@@ -79,13 +79,13 @@ impl Framing {
         })
     }
 
-    /// Caps a record's length at `max` bytes (at least 4: a character must fit), its
-    /// delimiter and a `\r` before it not counted.
+    /// Caps a record's length at `max` bytes, its delimiter and a `\r` before it not
+    /// counted. Every value is the cap used, and [`Framing::max`] reports it: 0 lets only
+    /// empty records through, `usize::MAX` caps nothing (memory then grows with the longest
+    /// record). A cut record ([`Framing::cut_long_records`]) keeps the whole characters
+    /// that fit: none when the cap is shorter than its first character.
     pub fn max_record(self, max: usize) -> Framing {
-        Framing {
-            max: max.max(4),
-            ..self
-        }
+        Framing { max, ..self }
     }
 
     /// With `true`, a record longer than the cap is not skipped whole: its first bytes, at
@@ -392,8 +392,8 @@ impl Framer {
             } else {
                 self.searched = rest.len();
                 // (A `\r` at the end may be the start of a line end: one byte more is
-                // allowed.)
-                if rest.len() <= self.framing.max + usize::from(self.framing.crlf) {
+                // allowed. `rest` is not empty: no overflow, whatever the cap.)
+                if rest.len() - usize::from(self.framing.crlf) <= self.framing.max {
                     return Step::More { consumed: front };
                 }
                 // A record longer than the cap, its delimiter not read yet.
