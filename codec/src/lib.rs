@@ -53,9 +53,10 @@ pub struct Line {
     offset: u64,
     valid: bool,
     cut: bool,
-    /// What ended the line (`end_len` bytes): its delimiter, with the `\r` before it for
-    /// lines; none for a last line without one or a cut line.
-    end: [u8; 2],
+    /// What ended the line is the last `end_len` bytes of `ends`, a `\r` and the
+    /// delimiter: the delimiter, with the `\r` before it for lines; none for a last line
+    /// without one or a cut line.
+    ends: [u8; 2],
     end_len: u8,
     repaired: Option<String>,
 }
@@ -72,7 +73,7 @@ impl Line {
     /// without one or a cut line. A copy that keeps the original line ends writes
     /// [`bytes`](Line::bytes) (or the text) and then this.
     pub fn end(&self) -> &[u8] {
-        &self.end[..usize::from(self.end_len)]
+        &self.ends[2 - usize::from(self.end_len)..]
     }
 
     /// The line's number in the stream, from 1 (lines left out or too long count).
@@ -143,6 +144,8 @@ pub struct LogLines {
     framer: Framer,
     /// What the policy did with the invalid lines (the other counters stay at 0).
     outcomes: Counts,
+    /// What ends a line at most: `\r` and the delimiter ([`Line::end`]).
+    ends: [u8; 2],
 }
 
 impl LogLines {
@@ -181,6 +184,7 @@ impl LogLines {
             policy,
             framer: framing.framer(),
             outcomes: Counts::new(),
+            ends: [b'\r', framing.delimiter()],
         }
     }
 
@@ -236,22 +240,20 @@ impl LogLines {
                 Step::Record(r) => {
                     buf.advance(r.start);
                     let mut bytes = buf.split_to(r.next - r.start).freeze();
-                    let (mut end, mut end_len) = ([0; 2], 0);
-                    if !r.cut {
-                        // (At most 2 bytes: the delimiter, and for lines a `\r` before it.)
-                        for (to, &from) in end.iter_mut().zip(&bytes[r.end - r.start..]) {
-                            *to = from;
-                            end_len += 1;
-                        }
-                    }
                     bytes.truncate(r.end - r.start);
+                    // What ended the line: nothing, its delimiter, or for lines `\r\n`.
+                    let end_len = if r.cut {
+                        0
+                    } else {
+                        (r.next - r.end).min(2) as u8
+                    };
                     let line = Line {
                         bytes,
                         number: r.number,
                         offset: r.offset,
                         valid: r.valid,
                         cut: r.cut,
-                        end,
+                        ends: self.ends,
                         end_len,
                         repaired: None,
                     };

@@ -110,6 +110,11 @@ impl Framing {
         Framing { cut, ..self }
     }
 
+    /// The delimiter: `\n` for [`Framing::lines`].
+    pub fn delimiter(&self) -> u8 {
+        self.delimiter
+    }
+
     /// The cap on a record's length.
     pub fn max(&self) -> usize {
         self.max
@@ -368,7 +373,11 @@ impl Framer {
                 self.offset += f.with_end as u64;
                 let next = front + f.with_end;
                 if f.len <= self.framing.max {
-                    self.count(&rest[..f.len], f.valid);
+                    if f.valid {
+                        self.counts.add_valid();
+                    } else {
+                        self.count_invalid(&rest[..f.len]);
+                    }
                     return Step::Record(RecordSpan {
                         start: front,
                         end: front + f.len,
@@ -512,14 +521,12 @@ impl Framer {
             .extend_from_slice(&rest[..self.framing.max.min(rest.len())]);
     }
 
-    /// Counts a record of `bytes`, whose verdict is `valid`: an invalid one by the kind of
-    /// its first error (a look at that error, on the record alone).
-    fn count(&mut self, bytes: &[u8], valid: bool) {
-        if valid {
-            self.counts.add_valid();
-        } else {
-            self.count_error(crate::engine::validate(bytes));
-        }
+    /// Counts an invalid record of `bytes` by the kind of its first error (a look at that
+    /// error, on the record alone; out of the way of the valid records' path).
+    #[cold]
+    #[inline(never)]
+    fn count_invalid(&mut self, bytes: &[u8]) {
+        self.count_error(crate::engine::validate(bytes));
     }
 
     /// Counts a cut record, whose bytes kept are `kept`, and returns their verdict.
