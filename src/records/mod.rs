@@ -77,8 +77,10 @@
 //! [`Framing`] and [`RecordReader`] (feature `std`) carry the framing of [`lines`] and
 //! [`split`] across the reads of any `std::io::Read`: a record split between two reads is
 //! one record, each byte is checked once as it arrives, and a cap on a record's length
-//! (default [`DEFAULT_MAX_RECORD`]) keeps memory bounded; a longer record is reported and
-//! skipped, or cut, and the stream goes on.
+//! (default [`DEFAULT_MAX_RECORD`], any `usize`) keeps memory bounded; a longer record is
+//! reported with its first bytes (for a dead-letter queue) and skipped, or cut, and the
+//! stream goes on. After a read of 0 bytes the reader can read on: a growing file is
+//! followed by calling it again.
 //!
 //! Where things are: `stream.rs` (streams), `policy.rs` (repair), `counts.rs` ([`Counts`]),
 //! `delimited.rs` (delimited records), `ranges.rs` (records by offsets or ranges),
