@@ -421,7 +421,7 @@ impl Iterator for Errors<'_> {
     }
 
     /// The errors walked from within (`for_each`, `count`, `sum`, ... and `fold` itself):
-    /// after what a stretch in progress still holds, the search of [`for_each_span`], whose
+    /// after what a stretch in progress still holds, the search of `for_each_span`, whose
     /// state stays in registers, where a `for` loop's calls of `next` keep the iterator in
     /// memory between errors.
     fn fold<B, F: FnMut(B, Utf8Error) -> B>(mut self, init: B, f: F) -> B {

@@ -85,6 +85,11 @@ mod word;
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
+/// The examples of docs/RECORDS.md, compiled and run as doctests.
+#[cfg(all(doctest, feature = "std"))]
+#[doc = include_str!("../docs/RECORDS.md")]
+pub struct RecordsDoctests;
+
 pub use backend::Backend;
 pub use bom::{has_bom, strip_bom, strip_bom_str, UTF8_BOM};
 pub use count::{count_chars, validate_and_count};

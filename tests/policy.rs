@@ -3,11 +3,15 @@
 //! `bytes.decode('utf-8', 'backslashreplace')` (a table of its outputs, and std's
 //! `utf8_chunks` on everything else), `windows-1252` against the WHATWG table written out
 //! here, `drop` and `strict` against the records' verdicts; with LF and CRLF line ends, on
-//! damaged multilingual text.
+//! damaged multilingual text. The counts of `repair` and of `RecordReader` against counts
+//! made by std, on the same logs and on the damaged real logs.
 #![cfg(feature = "alloc")]
 
+mod common;
+
+use common::std_error_kind;
 use std::borrow::Cow;
-use vutf8::records::{lines, offsets, repair, Policy, Record};
+use vutf8::records::{lines, offsets, repair, Counts, Policy, Record};
 use vutf8_corpus::{generate, with_error, Corruption, Rng, Script};
 
 /// What Python 3.11 printed for `b.decode('utf-8', 'backslashreplace')`.
@@ -245,4 +249,161 @@ fn policies_by_name_and_over_offsets() {
         .map(|r| r.unwrap().text().to_owned())
         .collect();
     assert_eq!(texts, ["ok", "caf\u{FFFD}"]);
+}
+
+/// The lines of `log` as std cuts them (`BufRead::lines`: at `\n`, a `\r` before it left
+/// out, none after a final `\n`).
+fn std_lines(log: &[u8]) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    let mut rest = log;
+    while !rest.is_empty() {
+        let (line, next) = match rest.iter().position(|&b| b == b'\n') {
+            Some(i) => (
+                rest[..i].strip_suffix(b"\r").unwrap_or(&rest[..i]),
+                &rest[i + 1..],
+            ),
+            None => (rest, &rest[rest.len()..]),
+        };
+        out.push(line);
+        rest = next;
+    }
+    out
+}
+
+/// The counts of `log`'s lines made by std: each line's verdict (`std::str::from_utf8`) and
+/// the kind of its first error, the cap `max` (longer lines too long, or cut to it), and
+/// what `policy` does with an invalid line (`None`: no policy, as a reader).
+fn std_counts(log: &[u8], max: usize, cut: bool, policy: Option<Policy>) -> Counts {
+    let mut counts = Counts::new();
+    for line in std_lines(log) {
+        let mut line = line;
+        if line.len() > max {
+            if !cut {
+                counts.add_too_long();
+                continue;
+            }
+            counts.add_cut();
+            line = &line[..vutf8::grammar::floor_boundary(line, max)];
+        }
+        let Some(kind) = std_error_kind(line) else {
+            counts.add_valid();
+            continue;
+        };
+        counts.add_invalid(kind);
+        match policy {
+            None => {}
+            Some(Policy::Drop) => counts.add_dropped(),
+            Some(Policy::Strict) => counts.add_refused(),
+            Some(_) => counts.add_repaired(),
+        }
+    }
+    counts
+}
+
+/// Checks the counts of `repair` under every policy, and of `RecordReader` under a few
+/// caps, cut or not, against [`std_counts`] on `log`; returns the counts of its lines.
+fn check_counts(log: &[u8], what: &str) -> Counts {
+    for &policy in Policy::ALL {
+        let mut it = repair(lines(log), policy);
+        it.by_ref().for_each(drop);
+        let want = std_counts(log, usize::MAX, false, Some(policy));
+        assert_eq!(it.counts(), want, "{what}: {policy}");
+        assert_eq!(
+            (it.repaired() as u64, it.dropped() as u64),
+            (want.repaired(), want.dropped() + want.refused()),
+            "{what}: {policy}"
+        );
+    }
+    #[cfg(feature = "std")]
+    for max in [16, 100, usize::MAX] {
+        for cut in [false, true] {
+            let framing = vutf8::records::Framing::lines()
+                .max_record(max)
+                .cut_long_records(cut);
+            let mut reader = framing.reader(log);
+            while reader.next_frame().expect("no read error").is_some() {}
+            assert_eq!(
+                reader.counts(),
+                std_counts(log, max, cut, None),
+                "{what}: reader, max {max}, cut {cut}"
+            );
+        }
+    }
+    std_counts(log, usize::MAX, false, None)
+}
+
+/// The reference of the counts by kind agrees with vutf8's kinds on every string of up to
+/// 3 bytes from the edges of each class of byte, and on 4-byte sequences after each lead
+/// F0..FF.
+#[test]
+fn the_reference_kinds_are_vutf8s() {
+    const EDGES: [u8; 24] = [
+        0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1,
+        0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF4, 0xF5, 0xFF,
+    ];
+    let kind = |bytes: &[u8]| vutf8::from_utf8(bytes).err().map(|e| e.kind());
+    let mut strings: Vec<Vec<u8>> = vec![vec![]];
+    for len in 1..=3 {
+        let mut longer = Vec::new();
+        for s in strings.iter().filter(|s| s.len() == len - 1) {
+            for &b in &EDGES {
+                longer.push([&s[..], &[b]].concat());
+            }
+        }
+        strings.extend(longer);
+    }
+    for lead in 0xF0..=0xFF {
+        for &b in &EDGES {
+            strings.push(vec![lead, b, 0x80, 0x80]);
+            strings.push(vec![lead, 0x90, b, 0x80]);
+        }
+    }
+    for s in &strings {
+        assert_eq!(std_error_kind(s), kind(s), "{s:02X?}");
+    }
+}
+
+#[test]
+fn counts_equal_std_on_damaged_logs() {
+    let mut all = Counts::new();
+    for seed in 0..6 {
+        for crlf in [false, true] {
+            all += check_counts(
+                &damaged_log(seed, crlf),
+                &format!("log {seed}, CRLF {crlf}"),
+            );
+        }
+    }
+    // The logs have errors of several kinds, each counted.
+    let kinds = all.by_kind().filter(|&(_, n)| n > 0).count();
+    assert!(all.invalid() > 200 && kinds >= 5, "{all:?}");
+}
+
+/// The damaged real logs (`scripts/real-logs.sh`): the counts of every policy and of the
+/// reader against std's. Ignored: the logs are downloaded, not committed; CI builds them
+/// and runs this (`--ignored`, in release).
+#[test]
+#[ignore = "needs target/real-logs (scripts/real-logs.sh)"]
+fn counts_equal_std_on_the_damaged_real_logs() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/real-logs/damaged.log");
+    let log = std::fs::read(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (run scripts/real-logs.sh)", path.display()));
+    let counts = check_counts(&log, "damaged.log");
+    let mut crlf = Vec::with_capacity(log.len() + log.len() / 32);
+    for line in log.split_inclusive(|&b| b == b'\n') {
+        match line.strip_suffix(b"\n") {
+            Some(body) => {
+                crlf.extend_from_slice(body.strip_suffix(b"\r").unwrap_or(body));
+                crlf.extend_from_slice(b"\r\n");
+            }
+            None => crlf.extend_from_slice(line),
+        }
+    }
+    assert_eq!(check_counts(&crlf, "damaged.log with CRLF"), counts);
+    eprintln!("damaged.log: {counts:?}");
+    assert!(
+        counts.records() > 30_000 && counts.invalid() > 500,
+        "{counts:?}"
+    );
 }

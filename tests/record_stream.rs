@@ -1,13 +1,17 @@
 //! `vutf8::records::RecordReader` (feature `std`): the records of a stream read in chunks of
 //! every size equal `records::lines` / `split` on the whole input, with the same offsets
 //! (from the start of the stream), numbers and verdicts; records longer than the cap are
-//! reported and skipped, or cut back to a character boundary, and the stream goes on.
+//! reported with their heads and skipped, or cut back to a character boundary, and the
+//! stream goes on; the reader's counts equal those of the reference's records.
 #![cfg(feature = "std")]
 
+mod common;
+
+use common::std_error_kind;
 use proptest::prelude::*;
 use std::io::{self, Read};
 use vutf8::grammar::floor_boundary;
-use vutf8::records::{lines, split, Frame, Framing};
+use vutf8::records::{lines, split, Counts, Frame, Framing};
 
 /// A reader that returns reads of the planned sizes in turn (0: an `Interrupted` error).
 struct Chunked<'a> {
@@ -31,14 +35,15 @@ impl Read for Chunked<'_> {
 }
 
 /// What a frame says, owned: (number, offset, bytes, end bytes, verdict, cut) or
-/// (number, offset, length) of a record too long.
+/// (number, offset, length, head) of a record too long.
 #[derive(Debug, PartialEq, Eq)]
 enum Seen {
     Record(u64, u64, Vec<u8>, Vec<u8>, bool, bool),
-    TooLong(u64, u64, u64),
+    TooLong(u64, u64, u64, Vec<u8>),
 }
 
-fn read_all(data: &[u8], sizes: &[usize], framing: Framing) -> Vec<Seen> {
+/// The frames of `data` read in chunks of the planned `sizes`, and the reader's counts.
+fn read_all(data: &[u8], sizes: &[usize], framing: Framing) -> (Vec<Seen>, Counts) {
     let mut reader = framing.reader(Chunked {
         data,
         sizes,
@@ -59,27 +64,35 @@ fn read_all(data: &[u8], sizes: &[usize], framing: Framing) -> Vec<Seen> {
                 number,
                 offset,
                 len,
-            } => Seen::TooLong(number, offset, len),
+                head,
+            } => Seen::TooLong(number, offset, len, head.to_vec()),
         });
     }
-    out
+    (out, reader.counts())
 }
 
 /// The reference: the records of the whole input (`lines` or `split`), numbered from 1,
-/// each with the bytes up to the next record as its end, and the cap applied.
-fn reference(data: &[u8], delimiter: u8, max: usize, cut: bool) -> Vec<Seen> {
+/// each with the bytes up to the next record as its end, and the cap applied (a head of
+/// `max` bytes); their counts, the verdicts and kinds from std.
+fn reference(data: &[u8], delimiter: u8, max: usize, cut: bool) -> (Vec<Seen>, Counts) {
     let records: Vec<_> = if delimiter == b'\n' {
         lines(data).collect()
     } else {
         split(data, delimiter).unwrap().collect()
     };
     let mut out = Vec::new();
+    let mut counts = Counts::new();
+    let mut count = |bytes: &[u8]| match std_error_kind(bytes) {
+        None => counts.add_valid(),
+        Some(kind) => counts.add_invalid(kind),
+    };
     for (i, r) in records.iter().enumerate() {
         let number = i as u64 + 1;
         let offset = r.offset() as u64;
         let next = records.get(i + 1).map_or(data.len(), |n| n.offset());
         let end = data[r.offset() + r.bytes().len()..next].to_vec();
         if r.bytes().len() <= max {
+            count(r.bytes());
             out.push(Seen::Record(
                 number,
                 offset,
@@ -91,6 +104,7 @@ fn reference(data: &[u8], delimiter: u8, max: usize, cut: bool) -> Vec<Seen> {
         } else if cut {
             let kept = &r.bytes()[..floor_boundary(r.bytes(), max)];
             let valid = std::str::from_utf8(kept).is_ok();
+            count(kept);
             out.push(Seen::Record(
                 number,
                 offset,
@@ -100,10 +114,22 @@ fn reference(data: &[u8], delimiter: u8, max: usize, cut: bool) -> Vec<Seen> {
                 true,
             ));
         } else {
-            out.push(Seen::TooLong(number, offset, r.bytes().len() as u64));
+            out.push(Seen::TooLong(
+                number,
+                offset,
+                r.bytes().len() as u64,
+                r.bytes()[..max].to_vec(),
+            ));
         }
     }
-    out
+    for seen in &out {
+        match seen {
+            Seen::Record(.., true) => counts.add_cut(),
+            Seen::TooLong(..) => counts.add_too_long(),
+            Seen::Record(..) => {}
+        }
+    }
+    (out, counts)
 }
 
 const PIECES: [&[u8]; 12] = [
@@ -167,7 +193,7 @@ fn records_over_the_cap_are_reported_or_cut_and_the_stream_goes_on() {
         data.extend_from_slice(b"ok\n");
     }
     data.extend_from_slice("€".repeat(30).as_bytes()); // a last record over the cap
-    for max in [4usize, 9, 10, 11, 64, 1000] {
+    for max in [0usize, 1, 2, 3, 4, 9, 10, 11, 64, 1000] {
         for cut in [false, true] {
             for sizes in [&[1usize][..], &[3, 0, 5], &[4096], &[1 << 20]] {
                 let framing = Framing::lines().max_record(max).cut_long_records(cut);
@@ -175,6 +201,54 @@ fn records_over_the_cap_are_reported_or_cut_and_the_stream_goes_on() {
                     read_all(&data, sizes, framing),
                     reference(&data, b'\n', max, cut),
                     "max {max}, cut {cut}, sizes {sizes:?}"
+                );
+            }
+        }
+    }
+}
+
+/// The cap asked for is the cap used and the cap reported, from 0 to `usize::MAX`.
+#[test]
+fn every_cap_is_the_cap_used_and_reported() {
+    for max in [0, 1, 2, 3, 4, 5, 1 << 20, usize::MAX - 1, usize::MAX] {
+        assert_eq!(Framing::lines().max_record(max).max(), max);
+        let split = Framing::split(0).unwrap().max_record(max);
+        assert_eq!(split.max(), max);
+    }
+    // Each length around the small caps, `\r\n` ends included (not counted).
+    let data = b"\n1\n12\r\n123\n1234\r\n12345\n\xC3\xA9\n\xE2\x82\xAC\r\n";
+    for max in 0..=6 {
+        for cut in [false, true] {
+            for sizes in [&[1usize][..], &[2], &[64]] {
+                let framing = Framing::lines().max_record(max).cut_long_records(cut);
+                assert_eq!(
+                    read_all(data, sizes, framing),
+                    reference(data, b'\n', max, cut),
+                    "max {max}, cut {cut}, sizes {sizes:?}"
+                );
+            }
+        }
+    }
+}
+
+/// A cap of `usize::MAX` caps nothing: a record split across reads is one record (no
+/// overflow where the cap and the `\r` of a line end are added up).
+#[test]
+fn a_cap_of_usize_max_keeps_records_split_across_reads() {
+    let data = b"hello world\nnext\r\nlast \xE2\x82\xAC";
+    for delimiter in [b'\n', b'\r', 0] {
+        let framing = if delimiter == b'\n' {
+            Framing::lines()
+        } else {
+            Framing::split(delimiter).unwrap()
+        };
+        for cut in [false, true] {
+            for sizes in [&[1usize][..], &[6], &[3, 0, 5]] {
+                let framing = framing.max_record(usize::MAX).cut_long_records(cut);
+                assert_eq!(
+                    read_all(data, sizes, framing),
+                    reference(data, delimiter, usize::MAX, false),
+                    "delimiter {delimiter:#04X}, cut {cut}, sizes {sizes:?}"
                 );
             }
         }
@@ -208,10 +282,15 @@ fn memory_stays_bounded_on_one_endless_line() {
         Frame::TooLong {
             number: 1,
             offset: 0,
-            len: (64 << 20) - 1
+            len: (64 << 20) - 1,
+            head: &[b'x'; 4096],
         }
     );
     assert!(reader.next_frame().unwrap().is_none());
+    assert_eq!(
+        (reader.counts().records(), reader.counts().too_long()),
+        (1, 1)
+    );
 }
 
 #[test]
@@ -226,7 +305,7 @@ proptest! {
     fn random_streams_and_chunkings(
         pieces in prop::collection::vec(0..PIECES.len(), 0..1500),
         sizes in prop::collection::vec(0usize..300, 1..8),
-        max in 4usize..64,
+        max in 0usize..64,
         cut in any::<bool>(),
     ) {
         let data = build(&pieces);
@@ -298,4 +377,9 @@ fn the_reader_goes_on_after_a_read_of_nothing() {
         (0, 0, b"<none>".to_vec(), true),
     ];
     assert_eq!(seen, want);
+    let counts = reader.counts();
+    assert_eq!(
+        (counts.records(), counts.valid(), counts.invalid()),
+        (5, 4, 1)
+    );
 }

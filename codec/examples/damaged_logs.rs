@@ -2,7 +2,8 @@
 //! each repaired line's number, its original bytes and its text, then the counts.
 //!
 //! `cargo run -p vutf8-codec --example damaged_logs -- FILE [POLICY]` (POLICY: escape,
-//! replace, windows-1252, drop or strict; default escape). Without FILE it reads
+//! replace, windows-1252, utf8-or-windows-1252, drop or strict; default escape). Without
+//! FILE it reads
 //! `target/real-logs/damaged.log` (`scripts/real-logs.sh`).
 
 use futures_util::StreamExt;
@@ -42,15 +43,28 @@ async fn main() -> std::io::Result<()> {
                 shown += 1;
                 println!("line {}: refused: {error}", line.number());
             }
-            Frame::TooLong { number, len, .. } => println!("line {number}: {len} bytes, skipped"),
+            Frame::TooLong {
+                number, len, head, ..
+            } => println!(
+                "line {number}: {len} bytes, skipped: {}...",
+                head.escape_ascii()
+            ),
             _ => {}
         }
     }
-    let codec = frames.decoder();
+    let counts = frames.decoder().counts();
     println!(
-        "{path}: {lines} frames, {} repaired, {} dropped ({policy})",
-        codec.repaired(),
-        codec.dropped()
+        "{path}: {lines} frames, {} lines: {} valid, {} invalid ({} repaired, {} dropped, {} refused), {} too long ({policy})",
+        counts.records(),
+        counts.valid(),
+        counts.invalid(),
+        counts.repaired(),
+        counts.dropped(),
+        counts.refused(),
+        counts.too_long(),
     );
+    for (kind, n) in counts.by_kind().filter(|&(_, n)| n > 0) {
+        println!("  first error {kind}: {n} lines");
+    }
     Ok(())
 }

@@ -63,22 +63,32 @@
 //!
 //! [`repair`] applies a [`Policy`] to every record of any of these iterators: replace each
 //! ill-formed part with U+FFFD, escape its bytes as `\xNN`, decode the record as
-//! windows-1252, drop it, or refuse it with an error that names it; it counts the records
-//! it repaired and dropped. `docs/RECORDS.md` says which a log pipeline should pick.
+//! windows-1252 (whole, or only its ill-formed parts), drop it, or refuse it with an error
+//! that names it. `docs/RECORDS.md` says which a log pipeline should pick.
+//!
+//! # Counts
+//!
+//! [`Counts`] counts records by outcome (valid, invalid, too long, cut, repaired, dropped,
+//! refused) and invalid ones by the kind of their first error; [`repair`]'s iterator and
+//! the streams fill one as they go, for a pipeline's metrics.
 //!
 //! # Streams
 //!
 //! [`Framing`] and [`RecordReader`] (feature `std`) carry the framing of [`lines`] and
 //! [`split`] across the reads of any `std::io::Read`: a record split between two reads is
 //! one record, each byte is checked once as it arrives, and a cap on a record's length
-//! (default [`DEFAULT_MAX_RECORD`]) keeps memory bounded; a longer record is reported and
-//! skipped, or cut, and the stream goes on.
+//! (default [`DEFAULT_MAX_RECORD`], any `usize`) keeps memory bounded; a longer record is
+//! reported with its first bytes (for a dead-letter queue) and skipped, or cut, and the
+//! stream goes on. After a read of 0 bytes the reader can read on: a growing file is
+//! followed by calling it again.
 //!
-//! Where things are: `stream.rs` (streams), `policy.rs` (repair), `delimited.rs` (delimited
-//! records), `ranges.rs` (records by offsets or ranges), `record.rs` ([`Record`]). Next:
+//! Where things are: `stream.rs` (streams), `policy.rs` (repair), `counts.rs` ([`Counts`]),
+//! `delimited.rs` (delimited records), `ranges.rs` (records by offsets or ranges),
+//! `record.rs` ([`Record`]). Next:
 //! `crate::arch::generic::marks` for the scan of a window (delimiters and error bits),
 //! `crate::engine` for the records validated on their own.
 
+mod counts;
 mod delimited;
 #[cfg(feature = "alloc")]
 mod policy;
@@ -88,6 +98,7 @@ mod record;
 #[cfg(feature = "std")]
 mod stream;
 
+pub use counts::Counts;
 pub use delimited::{lines, split, DelimiterError, Records};
 #[cfg(feature = "alloc")]
 pub use policy::{repair, InvalidRecord, Policy, Repair, Repaired};

@@ -5,6 +5,7 @@
 //!
 //! Which policy a log pipeline should pick: `docs/RECORDS.md`.
 
+use super::counts::Counts;
 use super::record::Record;
 use crate::error::Utf8Error;
 use crate::lossy::{repair_parts, PartText, Replacement, Sink};
@@ -145,12 +146,6 @@ impl Policy {
             Policy::Drop | Policy::Strict => return false,
         }
         true
-    }
-
-    /// The text of `bytes`, which are known not to be valid UTF-8, under this policy.
-    fn repair(self, bytes: &[u8]) -> Option<Cow<'_, str>> {
-        let first = crate::engine::validate(bytes).err()?;
-        self.repaired(bytes, first)
     }
 
     /// The text of `bytes`, whose first error is `first`, under this policy.
@@ -325,7 +320,7 @@ impl core::error::Error for InvalidRecord {}
 /// Applies `policy` to every record of `records` ([`super::lines`], [`super::split`],
 /// [`super::offsets`]): yields each record's text, leaves out the records the policy
 /// drops, and for [`Policy::Strict`] yields an error for each invalid record (and goes
-/// on). [`Repair::repaired`] and [`Repair::dropped`] count what it changed.
+/// on). [`Repair::counts`] counts the records by outcome and by kind of error.
 ///
 /// ```
 /// use vutf8::records::{lines, repair, Policy};
@@ -347,8 +342,7 @@ pub fn repair<'a, I: Iterator<Item = Record<'a>>>(records: I, policy: Policy) ->
         records,
         policy,
         number: 0,
-        repaired: 0,
-        dropped: 0,
+        counts: Counts::new(),
     }
 }
 
@@ -358,19 +352,26 @@ pub struct Repair<I> {
     records: I,
     policy: Policy,
     number: usize,
-    repaired: usize,
-    dropped: usize,
+    counts: Counts,
 }
 
 impl<I> Repair<I> {
-    /// How many records so far the policy changed (`Replace`, `Escape`, `Windows1252`).
+    /// How many records so far the policy changed (`Replace`, `Escape`, `Windows1252`,
+    /// `Utf8OrWindows1252`).
     pub fn repaired(&self) -> usize {
-        self.repaired
+        usize::try_from(self.counts.repaired()).unwrap_or(usize::MAX)
     }
 
     /// How many records so far the policy left out (`Drop`) or refused (`Strict`).
     pub fn dropped(&self) -> usize {
-        self.dropped
+        let n = self.counts.dropped().saturating_add(self.counts.refused());
+        usize::try_from(n).unwrap_or(usize::MAX)
+    }
+
+    /// The records so far: valid, invalid by the kind of their first error, and what the
+    /// policy did with the invalid ones (repaired, dropped or refused).
+    pub fn counts(&self) -> Counts {
+        self.counts
     }
 }
 
@@ -382,34 +383,39 @@ impl<'a, I: Iterator<Item = Record<'a>>> Iterator for Repair<I> {
             let record = self.records.next()?;
             self.number += 1;
             let number = self.number;
-            if let Some(text) = record.text_if_valid() {
-                let text = Cow::Borrowed(text);
-                return Some(Ok(Repaired {
-                    record,
-                    number,
-                    text,
-                }));
-            }
-            match self.policy.repair(record.bytes()) {
-                Some(text) => {
-                    self.repaired += 1;
+            // The record's first error (`Record::to_str`: free for a valid record), found
+            // once for the count by kind, the repair and the refusal.
+            let error = match record.to_str() {
+                Ok(text) => {
+                    self.counts.add_valid();
+                    let text = Cow::Borrowed(text);
                     return Some(Ok(Repaired {
                         record,
                         number,
                         text,
                     }));
                 }
-                None => {
-                    self.dropped += 1;
-                    if self.policy == Policy::Strict {
-                        let error = record.to_str().err()?;
-                        return Some(Err(InvalidRecord {
-                            number,
-                            offset: record.offset() + error.valid_up_to(),
-                            error,
-                        }));
-                    }
+                Err(error) => error,
+            };
+            self.counts.add_invalid(error.kind());
+            match self.policy.repaired(record.bytes(), error) {
+                Some(text) => {
+                    self.counts.add_repaired();
+                    return Some(Ok(Repaired {
+                        record,
+                        number,
+                        text,
+                    }));
                 }
+                None if self.policy == Policy::Strict => {
+                    self.counts.add_refused();
+                    return Some(Err(InvalidRecord {
+                        number,
+                        offset: record.offset().saturating_add(error.valid_up_to()),
+                        error,
+                    }));
+                }
+                None => self.counts.add_dropped(),
             }
         }
     }

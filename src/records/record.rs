@@ -44,18 +44,6 @@ impl<'a> Record<'a> {
         self.valid
     }
 
-    /// The text of a valid record, `None` for an invalid one, without looking for its
-    /// error: for callers that do not need it.
-    #[cfg(feature = "alloc")]
-    #[inline]
-    pub(crate) fn text_if_valid(&self) -> Option<&'a str> {
-        if !self.valid {
-            return None;
-        }
-        // SAFETY: as in `to_str`: `valid` is only true for records whose bytes are valid.
-        Some(unsafe { core::str::from_utf8_unchecked(self.bytes) })
-    }
-
     /// The record as text, or its first error: exactly what [`crate::from_utf8`] (and
     /// `core::str::from_utf8`) says for the record alone, positions counted from the
     /// record's start. Free when the record is valid.

@@ -8,12 +8,16 @@
 //! bytes are kept, is one state machine ([`Framer`]), which the tokio codec of
 //! `vutf8-codec` drives too. A record split between two reads waits in
 //! the buffer for the rest. A record longer than the cap is reported as
-//! [`Frame::TooLong`] and skipped up to its delimiter, or, with
-//! [`Framing::cut_long_records`], its first bytes (at most the cap, cut back to a character
-//! boundary) are yielded and the rest skipped; either way the stream goes on.
+//! [`Frame::TooLong`] with its head (its first bytes, as many as the cap, for a dead-letter
+//! queue) and skipped up to its delimiter, or, with [`Framing::cut_long_records`], its
+//! first bytes (at most the cap, cut back to a character boundary) are yielded and the rest
+//! skipped; either way the stream goes on. The framer counts the records as it goes
+//! ([`Counts`]).
 
+use super::counts::Counts;
 use super::delimited::{split, DelimiterError, Records};
 use super::record::Record;
+use crate::error::Utf8Error;
 use crate::grammar::floor_boundary;
 use std::collections::VecDeque;
 use std::io::{self, Read};
@@ -39,10 +43,21 @@ const READ_SIZE: usize = 64 * 1024;
 /// while let Some(frame) = reader.next_frame()? {
 ///     seen.push(match frame {
 ///         Frame::Record(r) => format!("{} {:?} {}", r.number(), r.bytes(), r.is_valid()),
-///         Frame::TooLong { number, len, .. } => format!("{number} too long: {len} bytes"),
+///         Frame::TooLong { number, len, head, .. } => {
+///             format!("{number} too long: {len} bytes, {}...", head.escape_ascii())
+///         }
 ///     });
 /// }
-/// assert_eq!(seen, ["1 [115, 104, 111, 114, 116] true", "2 too long: 20 bytes", "3 [111, 107, 255] false"]);
+/// assert_eq!(
+///     seen,
+///     [
+///         "1 [115, 104, 111, 114, 116] true",
+///         "2 too long: 20 bytes, much too...",
+///         "3 [111, 107, 255] false",
+///     ]
+/// );
+/// let counts = reader.counts();
+/// assert_eq!((counts.valid(), counts.invalid(), counts.too_long()), (1, 1, 1));
 /// # Ok::<(), std::io::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,13 +94,13 @@ impl Framing {
         })
     }
 
-    /// Caps a record's length at `max` bytes (at least 4: a character must fit), its
-    /// delimiter and a `\r` before it not counted.
+    /// Caps a record's length at `max` bytes, its delimiter and a `\r` before it not
+    /// counted. Every value is the cap used, and [`Framing::max`] reports it: 0 lets only
+    /// empty records through, `usize::MAX` caps nothing (memory then grows with the longest
+    /// record). A cut record ([`Framing::cut_long_records`]) keeps the whole characters
+    /// that fit: none when the cap is shorter than its first character.
     pub fn max_record(self, max: usize) -> Framing {
-        Framing {
-            max: max.max(4),
-            ..self
-        }
+        Framing { max, ..self }
     }
 
     /// With `true`, a record longer than the cap is not skipped whole: its first bytes, at
@@ -93,6 +108,11 @@ impl Framing {
     /// [`StreamRecord::is_cut`] is true, and the rest up to its delimiter is skipped.
     pub fn cut_long_records(self, cut: bool) -> Framing {
         Framing { cut, ..self }
+    }
+
+    /// The delimiter: `\n` for [`Framing::lines`].
+    pub fn delimiter(&self) -> u8 {
+        self.delimiter
     }
 
     /// The cap on a record's length.
@@ -122,6 +142,8 @@ impl Framing {
             offset: 0,
             number: 0,
             skipping: None,
+            head: Vec::new(),
+            counts: Counts::new(),
         }
     }
 }
@@ -182,15 +204,15 @@ impl<'a> StreamRecord<'a> {
     }
 }
 
-/// What a [`RecordReader`] yields: a record, or the place of one that was longer than the
-/// cap and was skipped.
+/// What a [`RecordReader`] yields: a record, or the place and head of one that was longer
+/// than the cap and was skipped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Frame<'a> {
     /// A record.
     Record(StreamRecord<'a>),
     /// A record longer than the cap, skipped up to its delimiter: its number, where it
-    /// starts in the stream, and its length (without its delimiter, and for `lines` without
-    /// a `\r` before it).
+    /// starts in the stream, its length (without its delimiter, and for `lines` without
+    /// a `\r` before it), and its head ([`Framer::head`]).
     TooLong {
         /// The record's number, from 1.
         number: u64,
@@ -198,6 +220,9 @@ pub enum Frame<'a> {
         offset: u64,
         /// Its length in bytes.
         len: u64,
+        /// Its first bytes as they arrived, as many as the cap (which the record is longer
+        /// than): for a dead-letter queue. They may end inside a character.
+        head: &'a [u8],
     },
 }
 
@@ -228,7 +253,8 @@ struct Skipping {
 /// bytes, and asks [`Framer::step`] what is at their front; each [`Step`] says which bytes
 /// to drop before the next call. The complete records in the pending bytes are found by one
 /// pass of [`super::lines`] (or `split`) when a delimiter arrives: every byte is checked
-/// once, never again per record.
+/// once, never again per record. The framer keeps the head of a record over the cap
+/// ([`Framer::head`]) and counts the records it steps over ([`Framer::counts`]).
 ///
 /// ```
 /// use vutf8::records::{Framing, Step};
@@ -254,6 +280,10 @@ pub struct Framer {
     offset: u64,
     number: u64,
     skipping: Option<Skipping>,
+    /// The first bytes of the record over the cap being skipped or last reported: as many
+    /// as the cap, copied when it passed the cap (its bytes are dropped before its end).
+    head: Vec<u8>,
+    counts: Counts,
 }
 
 /// What [`Framer::step`] found at the front of the pending bytes. Positions are indices of
@@ -265,7 +295,7 @@ pub enum Step {
     Record(RecordSpan),
     /// A record longer than the cap, skipped up to its delimiter: its number, where it
     /// starts in the stream, and its length (without its delimiter, and for `lines` without
-    /// a `\r` before it).
+    /// a `\r` before it). Its first bytes are [`Framer::head`] until the next step.
     TooLong {
         /// The record's number, from 1.
         number: u64,
@@ -308,6 +338,27 @@ pub struct RecordSpan {
 }
 
 impl Framer {
+    /// The framing this framer follows.
+    pub fn framing(&self) -> Framing {
+        self.framing
+    }
+
+    /// The head of the record the last [`Step::TooLong`] reported: its first bytes as they
+    /// arrived, as many as the cap (which the record is longer than), for a dead-letter
+    /// queue; they may end inside a character. Held by the framer from the moment the
+    /// record passed the cap (its bytes are dropped before its end arrives): memory of at
+    /// most the cap.
+    pub fn head(&self) -> &[u8] {
+        &self.head
+    }
+
+    /// The records stepped over so far ([`Counts`]): valid, invalid by the kind of their
+    /// first error, over the cap (reported, or cut: then valid or invalid by the bytes
+    /// kept). The policy counters stay at 0: a framer applies none.
+    pub fn counts(&self) -> Counts {
+        self.counts
+    }
+
     /// What is at the front of `pending`, the bytes read and not yet dropped (those of
     /// the last call that were not dropped, then what was read since); `at_end` when
     /// nothing more will come (then a last record needs no delimiter).
@@ -322,6 +373,11 @@ impl Framer {
                 self.offset += f.with_end as u64;
                 let next = front + f.with_end;
                 if f.len <= self.framing.max {
+                    if f.valid {
+                        self.counts.add_valid();
+                    } else {
+                        self.count_invalid(&rest[..f.len]);
+                    }
                     return Step::Record(RecordSpan {
                         start: front,
                         end: front + f.len,
@@ -334,16 +390,19 @@ impl Framer {
                 }
                 if self.framing.cut {
                     let kept = floor_boundary(&rest[..f.len], self.framing.max);
+                    let valid = self.count_cut(&rest[..kept]);
                     return Step::Record(RecordSpan {
                         start: front,
                         end: front + kept,
                         next,
-                        valid: crate::engine::is_valid(&rest[..kept]),
+                        valid,
                         number: self.number,
                         offset,
                         cut: true,
                     });
                 }
+                self.keep_head(rest);
+                self.counts.add_too_long();
                 return Step::TooLong {
                     number: self.number,
                     offset,
@@ -372,6 +431,7 @@ impl Framer {
                     done.len -= 1; // The `\r` before the `\n` is not part of the record.
                 }
                 if done.report {
+                    self.counts.add_too_long();
                     return Step::TooLong {
                         number: done.number,
                         offset: done.offset,
@@ -392,8 +452,8 @@ impl Framer {
             } else {
                 self.searched = rest.len();
                 // (A `\r` at the end may be the start of a line end: one byte more is
-                // allowed.)
-                if rest.len() <= self.framing.max + usize::from(self.framing.crlf) {
+                // allowed. `rest` is not empty: no overflow, whatever the cap.)
+                if rest.len() - usize::from(self.framing.crlf) <= self.framing.max {
                     return Step::More { consumed: front };
                 }
                 // A record longer than the cap, its delimiter not read yet.
@@ -435,25 +495,61 @@ impl Framer {
             last_cr: cut && rest.last() == Some(&b'\r'),
         });
         if !cut {
+            self.keep_head(rest);
             return None;
         }
         let kept = floor_boundary(rest, self.framing.max);
+        let valid = self.count_cut(&rest[..kept]);
         let offset = self.offset;
         self.offset += rest.len() as u64;
         Some(Step::Record(RecordSpan {
             start: front,
             end: front + kept,
             next: front + rest.len(),
-            valid: crate::engine::is_valid(&rest[..kept]),
+            valid,
             number: self.number,
             offset,
             cut: true,
         }))
     }
+
+    /// Keeps the head of the record over the cap at the front of `rest` (longer than the
+    /// cap: as many bytes as the cap).
+    fn keep_head(&mut self, rest: &[u8]) {
+        self.head.clear();
+        self.head
+            .extend_from_slice(&rest[..self.framing.max.min(rest.len())]);
+    }
+
+    /// Counts an invalid record of `bytes` by the kind of its first error (a look at that
+    /// error, on the record alone; out of the way of the valid records' path).
+    #[cold]
+    #[inline(never)]
+    fn count_invalid(&mut self, bytes: &[u8]) {
+        self.count_error(crate::engine::validate(bytes));
+    }
+
+    /// Counts a cut record, whose bytes kept are `kept`, and returns their verdict.
+    fn count_cut(&mut self, kept: &[u8]) -> bool {
+        self.counts.add_cut();
+        let verdict = crate::engine::validate(kept);
+        let valid = verdict.is_ok();
+        self.count_error(verdict);
+        valid
+    }
+
+    /// Counts a record by its first error (valid without one).
+    fn count_error(&mut self, verdict: Result<(), Utf8Error>) {
+        match verdict {
+            Ok(()) => self.counts.add_valid(),
+            Err(e) => self.counts.add_invalid(e.kind()),
+        }
+    }
 }
 
 /// The records of a stream, read through a `std::io::Read` ([`Framing::reader`]). Memory:
-/// one buffer of about the cap plus one read, whatever the input.
+/// one buffer of about the cap plus one read, and the head of a record over the cap (at
+/// most the cap), whatever the input.
 #[derive(Debug)]
 pub struct RecordReader<R> {
     inner: R,
@@ -520,10 +616,17 @@ impl<R: Read> RecordReader<R> {
                     number,
                     offset,
                     len,
+                    head: self.framer.head(),
                 }
             }
             Step::More { .. } => unreachable!("handled above"),
         }))
+    }
+
+    /// The records read so far ([`Framer::counts`]): valid, invalid by the kind of their
+    /// first error, over the cap, cut.
+    pub fn counts(&self) -> Counts {
+        self.framer.counts()
     }
 
     /// Reads once more into the buffer, after moving what is left to its front.

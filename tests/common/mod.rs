@@ -200,3 +200,30 @@ pub fn stream_in_chunks(input: &[u8], size: usize) -> Result<(), vutf8::Utf8Erro
     }
     v.finish()
 }
+
+/// The kind of the first error of `input`, from std's error alone (where it is, whether
+/// the input ends inside it) and the byte after it, by the rules of `vutf8::ErrorKind`'s
+/// documentation (Unicode's Table 3-7): the reference for counts by kind. `None` when the
+/// input is valid.
+pub fn std_error_kind(input: &[u8]) -> Option<vutf8::ErrorKind> {
+    use vutf8::ErrorKind::*;
+    let e = std::str::from_utf8(input).err()?;
+    if e.error_len().is_none() {
+        return Some(Incomplete);
+    }
+    let at = &input[e.valid_up_to()..];
+    let next = at.get(1).copied().unwrap_or(0);
+    let continuation = (0x80..=0xBF).contains(&next);
+    Some(match at[0] {
+        0x80..=0xBF => UnexpectedContinuation,
+        0xC0 | 0xC1 if continuation => Overlong,
+        0xE0 if (0x80..=0x9F).contains(&next) => Overlong,
+        0xF0 if (0x80..=0x8F).contains(&next) => Overlong,
+        0xED if (0xA0..=0xBF).contains(&next) => Surrogate,
+        0xF4 if (0x90..=0xBF).contains(&next) => TooLarge,
+        0xF5..=0xF7 if continuation => TooLarge,
+        0xC0 | 0xC1 | 0xF5..=0xFF => InvalidByte,
+        // A lead byte C2..F4 followed by too few continuation bytes.
+        _ => TooShort,
+    })
+}
