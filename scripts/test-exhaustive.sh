@@ -10,8 +10,9 @@
 #     their windows (tests/long_inputs.rs, about 10 s). The rest of the suite has one
 #     tier, which the README's test command runs (its test profile is at opt-level 3
 #     too); it is not built again here.
-#  2. Every 4-byte string that starts with a byte 80..FF (2^31; one that starts with ASCII
-#     is a character and a 3-byte string, which part 1 checks) inside long inputs on the
+#  2. Every 4-byte string that starts with a lead byte C0..FF (2^30; one that starts with
+#     ASCII is a character and a 3-byte string, one that starts with a continuation byte
+#     is that byte's error whatever follows: part 1 checks both) inside long inputs on the
 #     selected backend (tests/exhaustive_u32.rs, an ignored test; VUTF8_U32_FIRST=00..FF
 #     for all 2^32).
 # About 13 minutes on 2 cores of a Zen 1 (the slowest CPU seen), 6 on a Zen 5. `cargo test`
