@@ -207,10 +207,6 @@ fn block(parts: &Subparts, k: usize) -> BlockParts {
     b
 }
 
-/// [`for_each_span`] decodes a rest shorter than this with the scalar decoder: a short
-/// line calls no backend (its calls, and the errors' exact positions, cost more there).
-const SCALAR_REST_BELOW: usize = 2 * BLOCK;
-
 /// What [`for_each_span`] tells of each error: where it starts and its `error_len`.
 pub(crate) trait OnSpan {
     /// The next error: it starts at `start` and is `error_len` bytes long (`None`: the
@@ -247,22 +243,6 @@ pub(crate) fn for_each_span<S: OnSpan>(bytes: &[u8], mut pos: usize, dense: bool
         if pos >= len {
             return f;
         }
-        if len - pos < SCALAR_REST_BELOW {
-            // A short rest (a log line's): the scalar decoder, with no call to a backend.
-            while pos < len {
-                match scalar::check_until::<false>(bytes, pos, len) {
-                    Ok(_) => return f,
-                    Err((at, fault)) => {
-                        f.span(at, fault.error_len());
-                        match fault.error_len() {
-                            Some(n) => pos = at + n,
-                            None => return f,
-                        }
-                    }
-                }
-            }
-            return f;
-        }
         if !dense {
             match crate::engine::validate(&bytes[pos..]) {
                 Ok(()) => return f,
@@ -281,9 +261,6 @@ pub(crate) fn for_each_span<S: OnSpan>(bytes: &[u8], mut pos: usize, dense: bool
         loop {
             if pos >= len {
                 return f;
-            }
-            if len - pos < SCALAR_REST_BELOW {
-                break;
             }
             let found = crate::arch::subparts(bytes, pos, carry);
             let mut any = 0;
@@ -316,11 +293,10 @@ pub(crate) fn for_each_span<S: OnSpan>(bytes: &[u8], mut pos: usize, dense: bool
             }
             pos += found.blocks * BLOCK;
             carry = found.carry;
-            if any == 0 || len.saturating_sub(pos) < SCALAR_REST_BELOW {
-                // Back to the validator (or the scalar decoder for a short rest), from the
-                // first boundary after the stretch.
-                pos = (pos + carry.trailing_ones() as usize).min(len);
-                dense = any != 0;
+            if any == 0 {
+                // Back to the validator, from the first boundary after the stretch.
+                pos += carry.trailing_ones() as usize;
+                dense = false;
                 break;
             }
         }

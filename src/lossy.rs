@@ -93,7 +93,9 @@ pub(crate) fn repair_parts<P: PartText>(input: &[u8], first: Option<Utf8Error>, 
                 None => writer,
             }
         }
-        None => crate::errors::for_each_span(input, 0, false, writer),
+        // A short input (a log line's) is searched by stretches at once: the validator's
+        // call and its error's exact place cost more there than the one stretch.
+        None => crate::errors::for_each_span(input, 0, input.len() < SHORT_BY_STRETCHES, writer),
     };
     let Repairs {
         mut out,
@@ -130,6 +132,10 @@ impl<P: PartText> OnSpan for Repairs<'_, '_, P> {
         self.valid_from = at + count;
     }
 }
+
+/// [`repair_parts`] searches an input shorter than this by stretches from its start,
+/// without asking the validator first.
+const SHORT_BY_STRETCHES: usize = 4 * crate::tiers::BLOCK;
 
 /// Room kept after the text for the copies of whole registers ([`Sink::run`]).
 const SLACK: usize = 64;
