@@ -107,6 +107,7 @@ fn a_file_that_does_not_exist_yet_on_the_whole_stream() {
     let path = dir.path().join("later.log");
     // Replace on the whole stream: bytes are written as they come.
     let mut live = follow(&path, &[]);
+    live.wait_for_stderr("does not exist yet: waiting for it");
     std::fs::write(&path, b"x\xFF").unwrap();
     live.wait_for_output("x\u{FFFD}".as_bytes());
     append(&path, b"y\n");

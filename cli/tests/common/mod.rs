@@ -30,12 +30,11 @@ impl Run {
 
 /// Runs `cmd` with `stdin` (or an empty stdin) and waits for it.
 pub fn run_cmd(mut cmd: Command, stdin: &[u8]) -> Run {
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("vutf8 starts");
+    let mut child = spawn(
+        cmd.stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    );
     let mut pipe = child.stdin.take().expect("stdin");
     let input = stdin.to_vec();
     // A thread, so a child that writes a lot before reading all its input cannot block us.
@@ -45,6 +44,25 @@ pub fn run_cmd(mut cmd: Command, stdin: &[u8]) -> Run {
     let out = child.wait_with_output().expect("vutf8 ends");
     feeder.join().expect("feeder");
     Run::from(out)
+}
+
+/// Starts `cmd`. A binary a test has just copied (to run it as another user) cannot be
+/// started while another test's child, forked meanwhile, still holds the copy open for
+/// writing ("Text file busy"): that ends when the child starts its own program, so the
+/// start is tried again until then (at most [`PATIENCE`]).
+pub fn spawn(cmd: &mut Command) -> std::process::Child {
+    let deadline = std::time::Instant::now() + PATIENCE;
+    loop {
+        match cmd.spawn() {
+            Err(e)
+                if e.kind() == std::io::ErrorKind::ExecutableFileBusy
+                    && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            started => return started.expect("vutf8 starts"),
+        }
+    }
 }
 
 impl From<std::process::Output> for Run {
@@ -176,18 +194,18 @@ pub struct Live {
     stdin: Option<std::process::ChildStdin>,
     got: Vec<u8>,
     chunks: std::sync::mpsc::Receiver<Vec<u8>>,
-    stderr: Option<std::thread::JoinHandle<String>>,
+    stderr: Option<std::thread::JoinHandle<()>>,
+    errors: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
 }
 
 impl Live {
     /// Starts `cmd` with stdin, stdout and stderr piped.
     pub fn start(mut cmd: Command) -> Live {
-        let mut child = cmd
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("vutf8 starts");
+        let mut child = spawn(
+            cmd.stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped()),
+        );
         let mut stdout = child.stdout.take().expect("stdout");
         let (send, chunks) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
@@ -204,10 +222,13 @@ impl Live {
             }
         });
         let mut stderr = child.stderr.take().expect("stderr");
+        let errors = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let seen = std::sync::Arc::clone(&errors);
         let stderr = std::thread::spawn(move || {
-            let mut s = String::new();
-            let _ = std::io::Read::read_to_string(&mut stderr, &mut s);
-            s
+            let mut buf = vec![0u8; 1 << 12];
+            while let Ok(n @ 1..) = std::io::Read::read(&mut stderr, &mut buf) {
+                seen.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
         });
         Live {
             stdin: child.stdin.take(),
@@ -215,6 +236,7 @@ impl Live {
             got: Vec::new(),
             chunks,
             stderr: Some(stderr),
+            errors,
         }
     }
 
@@ -244,6 +266,22 @@ impl Live {
                     String::from_utf8_lossy(&self.got)
                 ),
             }
+        }
+    }
+
+    /// Waits until its stderr so far holds `want`, at most [`PATIENCE`].
+    pub fn wait_for_stderr(&self, want: &str) {
+        let deadline = std::time::Instant::now() + PATIENCE;
+        loop {
+            let errors = String::from_utf8_lossy(&self.errors.lock().unwrap()).into_owned();
+            if errors.contains(want) {
+                return;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "waited {PATIENCE:?} for {want:?} on stderr; there: {errors:?}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(1));
         }
     }
 
@@ -290,7 +328,8 @@ impl Live {
         while let Ok(chunk) = self.chunks.recv() {
             self.got.extend_from_slice(&chunk);
         }
-        let stderr = self.stderr.take().unwrap().join().unwrap();
+        self.stderr.take().unwrap().join().unwrap();
+        let stderr = String::from_utf8_lossy(&self.errors.lock().unwrap()).into_owned();
         assert!(!stderr.contains("panicked"), "vutf8 panicked: {stderr}");
         Run {
             status: status.code().unwrap_or(-1),
