@@ -74,6 +74,9 @@ pub fn copy(
             Ok(Some(frame)) => frame,
             Ok(None) if lines.follow && !stop_requested() => continue,
             Ok(None) => break,
+            // The input is about to wait: the lines so far go out first. A reader's error
+            // leaves the reader of records as it was (no byte was read), so the next call
+            // reads again; tests/repair.rs reads each line before the input sends the next.
             Err(e) if is_wait(&e) => {
                 out.flush()?;
                 continue;
