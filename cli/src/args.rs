@@ -63,8 +63,10 @@ pub enum Command {
     Info,
     /// Measure each validator's throughput (GB/s) beside the standard library's.
     Bench(BenchArgs),
-    /// Copy an input, replacing each ill-formed part with U+FFFD (exactly like
-    /// `String::from_utf8_lossy`), in constant memory. Exit status 0 if nothing was
-    /// replaced, 1 if something was, 2 on a read or write error.
+    /// Copy an input with its invalid UTF-8 repaired by a policy (by default each
+    /// ill-formed part replaced with U+FFFD, exactly like `String::from_utf8_lossy`), in
+    /// constant memory, flushing whenever the input waits; line by line with the other
+    /// policies, --json, --delimiter or --max-line; --follow reads a growing file. Exit
+    /// status 0 if nothing changed, 1 if something did, 2 on a read or write error.
     Repair(RepairArgs),
 }

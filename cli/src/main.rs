@@ -81,7 +81,7 @@ fn main() -> ExitCode {
         None => commands::check::run(&cli.check, engine, cli.bom, cli.threads.unwrap_or(0)),
         Some(Command::Info) => output_status(info::run(engine)),
         Some(Command::Bench(args)) => bench::run(args, engine),
-        Some(Command::Repair(args)) => repair::run(args, engine, cli.bom),
+        Some(Command::Repair(args)) => repair::run(args, cli.bom),
     };
     ExitCode::from(status)
 }

@@ -1,5 +1,6 @@
 //! Peak memory of a long stream on stdin: `vutf8` reads it through a fixed buffer, so its
-//! peak resident memory does not grow with the input. Measured with `wait4`, which gives
+//! peak resident memory does not grow with the input; so does `vutf8 repair`, on hostile
+//! input too (every byte invalid, random bytes, one line without end). Measured with `wait4`, which gives
 //! the peak resident set of exactly the child waited for.
 #![cfg(unix)]
 
@@ -100,4 +101,107 @@ fn repair_line_by_line_streams_512_mib_in_constant_memory() {
         out.len()
     );
     assert!(peak_kib < 64 * 1024, "peak RSS {peak_kib} KiB");
+}
+
+/// Hostile input for `vutf8 repair`: every byte invalid, random bytes, one line without end.
+#[derive(Clone, Copy, Debug)]
+enum Hostile {
+    AllFF,
+    Random,
+    EndlessLine,
+}
+
+impl Hostile {
+    /// The `i`-th block of 1 MiB.
+    fn block(self, i: u64) -> Vec<u8> {
+        match self {
+            Hostile::AllFF => vec![0xFF; 1 << 20],
+            Hostile::EndlessLine => vec![b'x'; 1 << 20],
+            Hostile::Random => {
+                let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ i.wrapping_mul(0xD1B5_4A32_D192_ED03);
+                (0..1 << 17)
+                    .flat_map(|_| {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        x.to_le_bytes()
+                    })
+                    .collect()
+            }
+        }
+    }
+}
+
+/// Streams `mib` MiB of `kind` to `vutf8 ARGS`, counting its output without keeping it;
+/// returns (exit status, bytes written, stderr, peak RSS in KiB).
+fn stream_hostile(args: &[&str], kind: Hostile, mib: u64) -> (i32, u64, String, i64) {
+    let mut child = common::vutf8()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        for i in 0..mib {
+            stdin.write_all(&kind.block(i)).unwrap();
+        }
+    });
+    let readers = std::thread::spawn(move || {
+        let written = std::io::copy(&mut stdout, &mut std::io::sink()).unwrap();
+        let mut err = String::new();
+        std::io::Read::read_to_string(&mut stderr, &mut err).unwrap();
+        (written, err)
+    });
+    feeder.join().unwrap();
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: as in `stream`.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: valid pointers to a status word and an rusage, as wait4 requires.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid);
+    std::mem::forget(child);
+    let (written, err) = readers.join().unwrap();
+    assert!(libc::WIFEXITED(status), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    (libc::WEXITSTATUS(status), written, err, usage.ru_maxrss)
+}
+
+/// `vutf8 repair` (replace on the whole stream, and escape by lines) on `mib` MiB of each
+/// hostile kind: the output it must give, in less than 64 MiB of memory.
+fn repair_hostile_in_constant_memory(mib: u64) {
+    let total = mib << 20;
+    for kind in [Hostile::AllFF, Hostile::Random, Hostile::EndlessLine] {
+        for args in [&["repair"][..], &["repair", "--policy", "escape"]] {
+            let (status, written, err, peak_kib) = stream_hostile(args, kind, mib);
+            eprintln!("{args:?} on {mib} MiB of {kind:?}: peak RSS {peak_kib} KiB");
+            let want = match (kind, args.len()) {
+                (Hostile::AllFF, 1) => Some((1, 3 * total)),
+                (Hostile::EndlessLine, 1) => Some((0, total)),
+                // One line over the cap: left out.
+                (Hostile::AllFF | Hostile::EndlessLine, _) => Some((1, 0)),
+                (Hostile::Random, _) => None,
+            };
+            match want {
+                Some(want) => assert_eq!((status, written), want, "{args:?} {kind:?}: {err}"),
+                None => assert!(status == 1 && written > total, "{args:?} {kind:?}: {err}"),
+            }
+            assert!(peak_kib < 64 * 1024, "peak RSS {peak_kib} KiB");
+        }
+    }
+}
+
+#[test]
+fn repair_on_128_mib_of_hostile_input_in_constant_memory() {
+    repair_hostile_in_constant_memory(128);
+}
+
+#[test]
+#[ignore = "streams 1 GiB of each kind, six times; run with --ignored"]
+fn repair_on_1_gib_of_hostile_input_in_constant_memory() {
+    repair_hostile_in_constant_memory(1024);
 }

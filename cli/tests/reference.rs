@@ -3,6 +3,9 @@
 //! (`UnicodeDecodeError.start`). Python's decoder is strict: it rejects overlong forms,
 //! surrogates, values above U+10FFFF and the old 5- and 6-byte forms.
 //!
+//! And `vutf8 repair --policy utf8-or-windows-1252` equal to Python's `decode('utf-8')`
+//! with an error handler that decodes each failing part as windows-1252, on damaged logs.
+//!
 //! Skipped, with a message, where no `python3` is installed.
 #![cfg(unix)]
 
@@ -143,5 +146,78 @@ fn same_verdicts_and_offsets_as_python() {
     for backend in vutf8::Backend::available() {
         let r = common::run_on(&["-l", "--binary", "--backend", backend.name()], dir.path());
         assert_eq!(r.lines().len(), invalid, "{}", backend.name());
+    }
+}
+
+/// CPython's `bytes.decode('utf-8', errors=h)` with a handler that decodes each failing
+/// part as windows-1252 (WHATWG: the five bytes CPython's cp1252 leaves undefined are the
+/// C1 controls of the same value), the reference of `--policy utf8-or-windows-1252`.
+const PYTHON_UTF8_OR_WINDOWS_1252: &str = r#"
+import codecs, sys
+UNDEFINED = {0x81, 0x8D, 0x8F, 0x90, 0x9D}
+def windows_1252(e):
+    part = e.object[e.start:e.end]
+    text = ''.join(chr(b) if b in UNDEFINED else bytes([b]).decode('cp1252') for b in part)
+    return text, e.end
+codecs.register_error('windows-1252', windows_1252)
+for path in sys.argv[1:]:
+    data = open(path, 'rb').read()
+    open(path + '.py', 'wb').write(data.decode('utf-8', errors='windows-1252').encode('utf-8'))
+"#;
+
+#[test]
+fn utf8_or_windows_1252_equals_python_on_damaged_logs_with_lf_and_crlf() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut paths = Vec::new();
+    for (i, (name, log)) in common::damaged_logs().into_iter().enumerate() {
+        let lf = log
+            .split_inclusive(|&b| b == b'\n')
+            .fold(Vec::new(), |mut out, line| {
+                let body = line.strip_suffix(b"\n").unwrap_or(line);
+                out.extend_from_slice(body.strip_suffix(b"\r").unwrap_or(body));
+                if body.len() < line.len() {
+                    out.push(b'\n');
+                }
+                out
+            });
+        let mut crlf = Vec::new();
+        for &b in &lf {
+            if b == b'\n' {
+                crlf.push(b'\r');
+            }
+            crlf.push(b);
+        }
+        for (ends, bytes) in [("lf", lf), ("crlf", crlf)] {
+            assert!(std::str::from_utf8(&bytes).is_err(), "{name} is damaged");
+            let path = dir.path().join(format!("log{i}-{ends}"));
+            std::fs::write(&path, &bytes).unwrap();
+            paths.push((format!("{name}, {ends}"), path));
+        }
+    }
+    let ran = Command::new("python3")
+        .arg("-c")
+        .arg(PYTHON_UTF8_OR_WINDOWS_1252)
+        .args(paths.iter().map(|(_, p)| p))
+        .status();
+    if !ran.is_ok_and(|s| s.success()) {
+        eprintln!("SKIPPED: no working python3 to compare with");
+        return;
+    }
+    for (what, path) in &paths {
+        let r = common::run_on(&["repair", "--policy", "utf8-or-windows-1252"], path);
+        assert_eq!(r.status, 1, "{what}: {}", r.stderr);
+        let python = std::fs::read(path.with_extension("py")).unwrap();
+        let python = String::from_utf8(python).unwrap();
+        let first = r
+            .stdout
+            .lines()
+            .zip(python.lines())
+            .position(|(a, b)| a != b);
+        assert_eq!(
+            first.map(|i| (r.stdout.lines().nth(i), python.lines().nth(i))),
+            None,
+            "{what}"
+        );
+        assert!(r.stdout == python, "{what}");
     }
 }

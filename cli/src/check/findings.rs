@@ -83,6 +83,30 @@ impl Finding {
     }
 }
 
+/// The first error of a record `bytes` that the input continues with `next` (what ended
+/// the record: its delimiter, or nothing at the end of the input), exactly as a check of
+/// the whole input reports it: a sequence the record ends inside is cut short by the
+/// delimiter ("3-byte sequence cut short after 1 byte"), not by the end of the input.
+/// Returns where it is in `bytes` and the error.
+pub fn first_error(bytes: &[u8], next: &[u8]) -> Option<(usize, Utf8Error)> {
+    let error = vutf8::from_utf8(bytes).err()?;
+    let at = error.valid_up_to();
+    let rest = &bytes[at..];
+    if next.is_empty() || rest.len() >= 4 {
+        return Some((at, error));
+    }
+    // The sequence may reach the record's end (it is at most 4 bytes long): decide it with
+    // what follows, as the check of the whole input does.
+    let mut joined = [0u8; 4];
+    joined[..rest.len()].copy_from_slice(rest);
+    joined[rest.len()] = next[0];
+    let decided = vutf8::from_utf8(&joined[..=rest.len()])
+        .err()
+        .filter(|e| e.valid_up_to() == 0)
+        .unwrap_or(error);
+    Some((at, decided))
+}
+
 /// Why a scan stopped early.
 #[derive(Debug)]
 pub enum Failure {
@@ -117,4 +141,36 @@ pub trait Meter: Sync {
 impl Meter for () {
     #[inline]
     fn inc(&self, _bytes: u64) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vutf8::ErrorKind;
+
+    #[test]
+    fn a_record_cut_inside_a_sequence_is_cut_short_by_its_delimiter() {
+        let kind = |bytes: &[u8], next: &[u8]| {
+            first_error(bytes, next).map(|(at, e)| (at, e.kind(), e.error_len()))
+        };
+        assert_eq!(kind(b"ok", b"\n"), None);
+        assert_eq!(
+            kind(b"caf\xE9", b"\n"),
+            Some((3, ErrorKind::TooShort, Some(1)))
+        );
+        assert_eq!(
+            kind(b"x\xE2\x82", b"\r\n"),
+            Some((1, ErrorKind::TooShort, Some(2)))
+        );
+        // At the end of the input it is what it is: unfinished.
+        assert_eq!(
+            kind(b"caf\xE9", b""),
+            Some((3, ErrorKind::Incomplete, None))
+        );
+        // An error inside the record does not look further.
+        assert_eq!(
+            kind(b"\xFFcaf\xE9", b"\n"),
+            Some((0, ErrorKind::InvalidByte, Some(1)))
+        );
+    }
 }

@@ -1,6 +1,6 @@
 //! The commands, each one pipeline through the layers below: [`check`], the default
 //! command (inputs, then reading and checking them, then the report), and the
-//! subcommands [`repair`] (with [`repair_lines`] for its per-line policies), [`info`] and
+//! subcommands [`repair`] (with [`repair_lines`] for its copies by records), [`info`] and
 //! [`bench`](mod@bench); [`exit`] is how each ends
 //! (exit status, messages).
 //!

@@ -1,34 +1,46 @@
-//! `vutf8 repair [IN] [-o OUT]`: copies an input, replacing each ill-formed part with one
-//! U+FFFD, exactly as `String::from_utf8_lossy` would on the whole input, in constant
-//! memory.
+//! `vutf8 repair [IN] [-o OUT]`: copies an input with its invalid UTF-8 repaired, in
+//! constant memory, as a filter that a pipeline can run unattended.
 //!
-//! The input is read through the same stream scanner as `vutf8 -`
-//! ([`crate::read::streams`]), with
-//! a reader in between that hands every chunk read to [`vutf8::Repairer`] as well and
-//! writes what it returns. The scanner, told to find every error, counts the replacements
-//! (one per maximal subpart, and one for an unfinished sequence at the end: the same rule
-//! as the repairer's) and sees a leading signature for `--bom report`; the repairer makes
-//! the text. Memory: one read buffer and the text made from it.
+//! Two ways to copy:
 //!
-//! Exit status: 0 if nothing needed replacing (the output equals the input, but for a
-//! stripped signature), 1 if something was replaced, 2 if the input could not be read or
-//! the output written, or if OUT is IN (which would destroy the input before it is read).
+//! - **The whole stream** (`replace`, the default, when no record option is given): each
+//!   read is repaired as soon as it is decided ([`replace_stream`]), in one pass; the
+//!   output is exactly `String::from_utf8_lossy` of the whole input.
+//! - **By records** ([`repair_lines`]): every other policy, and `replace` with `--json`,
+//!   `--delimiter` or `--max-line`. For lines within the cap, `replace` by records writes
+//!   the same text as on the whole stream (a delimiter is ASCII, never part of an
+//!   ill-formed part); its counters are about lines.
+//!
+//! Either way the input is read through [`crate::read::waiting::Waiting`], or, with
+//! `--follow`, [`crate::read::follow::Follow`], and the output is flushed whenever the
+//! input is about to wait, so `tail -F app.log | vutf8 repair | ...` delivers each line as
+//! it comes. A failed read is named after the input, a failed write after the output; a
+//! closed output (a reader such as `head` that went away) ends the copy quietly, with the
+//! exit status of what was done and a summary that counts only the bytes the OS took.
+//!
+//! Exit status: 0 if the output is the input (but for a stripped signature), 1 if
+//! something was replaced, repaired, left out or refused, 2 if the input could not be read
+//! or the output written, an option is wrong, or OUT is IN (which would destroy the input
+//! before it is read).
 
+use std::cell::Cell;
 use std::fs::File;
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, Read, Write};
 use std::path::PathBuf;
+use std::rc::Rc;
+use std::time::Duration;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::Args;
-use vutf8::records::{Policy, DEFAULT_MAX_RECORD};
-use vutf8::Repairer;
+use vutf8::records::{Framing, Policy, DEFAULT_MAX_RECORD};
 
 use crate::check::bom::BomPolicy;
-use crate::check::engine::{Engine, Settings};
-use crate::check::findings::{Failure, Finding, Problem};
-use crate::commands::repair_lines;
-use crate::read::streams;
-use crate::report::progress::Progress;
-use crate::report::summary;
+use crate::check::findings::Failure;
+use crate::commands::exit::{warn, INVALID, TROUBLE, VALID};
+use crate::commands::repair_lines::{self, signature_note, Lines, NAMED_TOO_LONG};
+use crate::read::follow::{self, Follow};
+use crate::read::waiting::{is_wait, Waiting};
+use crate::report::repair::{self as report, Counts, Output, Traffic};
 
 /// Options of `vutf8 repair`.
 #[derive(Debug, Args)]
@@ -41,242 +53,544 @@ pub struct RepairArgs {
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
 
-    /// At the end, write to stderr the bytes read and written and the number of
-    /// replacements (with a policy other than replace: of lines read, repaired and dropped).
+    /// At the end, write to stderr what was done: by records, the lines read and how many
+    /// were valid, repaired, dropped, too long and refused, the invalid ones by the kind of
+    /// their first error, and the bytes read and written; on the whole stream (replace),
+    /// the bytes read and written and the U+FFFD written. With --json, as one JSON object.
     #[arg(short, long)]
     pub summary: bool,
 
-    /// What to do with invalid text: replace each ill-formed part with U+FFFD (on the whole
-    /// input, the default), escape its bytes as \xNN, decode the line as windows-1252,
-    /// drop the line, or stop at the first invalid line and report it (strict). All but
-    /// replace work line by line (docs/RECORDS.md says which to pick).
-    #[arg(long, value_name = "POLICY", default_value = "replace", value_parser = parse_policy)]
+    /// What to do with invalid text. Every policy but replace works line by line (replace
+    /// too with --json, --delimiter or --max-line); docs/RECORDS.md says which to pick.
+    #[arg(long, value_name = "POLICY", default_value = "replace", value_parser = policy_parser())]
     pub policy: Policy,
 
-    /// With a policy other than replace: the longest line kept, in bytes (its line end not
-    /// counted); a longer line is left out with a warning, so memory stays bounded.
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_RECORD)]
-    pub max_line: usize,
+    /// The longest line kept, in bytes, its line end not counted (default 1 MiB; at least
+    /// 4, the longest character; from isize::MAX up, no cap). A longer line is left out
+    /// unread, so memory stays bounded: the first 10 are named on stderr, the others
+    /// counted.
+    #[arg(long, value_name = "BYTES")]
+    pub max_line: Option<usize>,
+
+    /// Records end at this ASCII byte instead of a line end: a character, or an escape
+    /// (\0, \t, \n, \r, \\, \xHH). With \n (the default) a \r before it is part of the
+    /// line end; with any other, records are cut at that byte alone.
+    #[arg(long, value_name = "BYTE", value_parser = parse_delimiter)]
+    pub delimiter: Option<u8>,
+
+    /// Write one JSON object per line: line (from 1), offset, len, valid, outcome (valid,
+    /// repaired, dropped, too_long, refused), text (the policy's), end (the line end), and
+    /// for an invalid line its first error (offset in the line, kind, reason, bytes) and
+    /// its original bytes (raw_base64). docs/CLI.md has the details.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Follow IN as it grows, as `tail -F` does: from its start, then each line appended as
+    /// it comes; a file renamed away and made anew, or truncated, is read from its start.
+    /// Ends on SIGINT or SIGTERM, after writing what it has.
+    #[arg(short, long)]
+    pub follow: bool,
+
+    /// With --follow: how long a last line without its line end waits for the rest before
+    /// it is written as it is (the rest, if it comes, is then a line of its own); a number
+    /// of seconds, or with a unit (500ms, 2s, 1m), or `never`.
+    #[arg(long, value_name = "DURATION", default_value = "1s", value_parser = parse_timeout)]
+    pub partial_timeout: Timeout,
 }
 
-/// The value of `--policy`.
-fn parse_policy(name: &str) -> Result<Policy, String> {
-    Policy::from_name(name).ok_or_else(|| {
-        let names: Vec<&str> = Policy::ALL.iter().map(|p| p.name()).collect();
-        format!("expected one of: {}", names.join(", "))
-    })
-}
+/// The value of `--partial-timeout`: `None` waits for ever.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timeout(pub Option<Duration>);
 
-/// Reads from `inner`, and writes the repaired text of what was read to `out`.
-struct Tee<R, W> {
-    inner: R,
-    out: W,
-    repairer: Repairer,
-    text: String,
-    /// Remove a U+FEFF at the very start of the output (`--bom strip`).
-    strip: bool,
-    started: bool,
-    written: u64,
-    /// A failed write, which `read` can only pass on as an error of its own.
-    write_error: Option<io::Error>,
-}
-
-impl<R: Read, W: Write> Tee<R, W> {
-    /// Writes the text made so far.
-    fn emit(&mut self) -> io::Result<()> {
-        let mut text = &self.text[..];
-        if !self.started && !text.is_empty() {
-            self.started = true;
-            // U+FEFF starts the output exactly when the input starts with EF BB BF.
-            if self.strip {
-                text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
-            }
+/// What each policy does, for `--help`.
+fn policy_help(policy: Policy) -> &'static str {
+    match policy {
+        Policy::Replace => {
+            "each ill-formed part becomes U+FFFD, exactly as String::from_utf8_lossy \
+             (on the whole stream unless records are asked for)"
         }
-        self.out.write_all(text.as_bytes())?;
-        self.written += text.len() as u64;
-        self.text.clear();
-        Ok(())
-    }
-
-    /// Ends the text: an unfinished sequence becomes one U+FFFD.
-    fn finish(&mut self) -> io::Result<()> {
-        std::mem::take(&mut self.repairer).finish(&mut self.text);
-        self.emit()?;
-        self.out.flush()
+        Policy::Escape => {
+            "each byte of each ill-formed part becomes \\xNN, as Python's \
+             decode('utf-8', 'backslashreplace'): nothing is lost"
+        }
+        Policy::Windows1252 => "an invalid line is decoded whole as windows-1252 (WHATWG)",
+        Policy::Utf8OrWindows1252 => {
+            "valid UTF-8 is kept and each ill-formed part is decoded as windows-1252: for \
+             sources that mix UTF-8 with a legacy charset"
+        }
+        Policy::Drop => "an invalid line is left out",
+        Policy::Strict => {
+            "the copy stops before the first invalid line, which is reported on stderr as \
+             the check mode reports an error"
+        }
+        _ => "",
     }
 }
 
-impl<R: Read, W: Write> Read for Tee<R, W> {
+/// The parser of `--policy`: every policy of this build, each with its help.
+fn policy_parser() -> impl TypedValueParser<Value = Policy> {
+    let values = Policy::ALL
+        .iter()
+        .map(|&p| PossibleValue::new(p.name()).help(policy_help(p)));
+    PossibleValuesParser::new(values).map(|name| Policy::from_name(&name).expect("listed"))
+}
+
+/// The value of `--delimiter`: one ASCII character, or an escape.
+fn parse_delimiter(s: &str) -> Result<u8, String> {
+    let byte = match s.as_bytes() {
+        [b] => Some(*b),
+        [b'\\', b'0'] => Some(0),
+        [b'\\', b't'] => Some(b'\t'),
+        [b'\\', b'n'] => Some(b'\n'),
+        [b'\\', b'r'] => Some(b'\r'),
+        [b'\\', b'\\'] => Some(b'\\'),
+        [b'\\', b'x', hex @ ..] if hex.len() == 2 => std::str::from_utf8(hex)
+            .ok()
+            .and_then(|h| u8::from_str_radix(h, 16).ok()),
+        _ => {
+            let mut chars = s.chars();
+            if let (Some(c), None) = (chars.next(), chars.next()) {
+                return Err(not_ascii(&c.to_string()));
+            }
+            None
+        }
+    };
+    match byte {
+        Some(b) if b.is_ascii() => Ok(b),
+        Some(_) => Err(not_ascii(s)),
+        None => Err(format!(
+            "`{s}`: expected one ASCII character or an escape: \\0, \\t, \\n, \\r, \\\\, \\xHH"
+        )),
+    }
+}
+
+/// The refusal of a delimiter that is not ASCII.
+fn not_ascii(s: &str) -> String {
+    format!(
+        "`{s}` is not ASCII: a delimiter is one byte from 0x00 to 0x7F (bytes from 0x80 up \
+         are parts of characters, and cutting at them would cut characters in two)"
+    )
+}
+
+/// The value of `--partial-timeout`.
+fn parse_timeout(s: &str) -> Result<Timeout, String> {
+    if s == "never" {
+        return Ok(Timeout(None));
+    }
+    let (number, unit) = if let Some(n) = s.strip_suffix("ms") {
+        (n, 1e-3)
+    } else if let Some(n) = s.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = s.strip_suffix('m') {
+        (n, 60.0)
+    } else {
+        (s, 1.0)
+    };
+    number
+        .parse::<f64>()
+        .ok()
+        .and_then(|n| Duration::try_from_secs_f64(n * unit).ok())
+        .map(|d| Timeout(Some(d)))
+        .ok_or_else(|| {
+            format!(
+                "`{s}`: expected seconds (0.5), a duration with a unit (500ms, 2s, 1m), or never"
+            )
+        })
+}
+
+/// The framing of a copy by records: the delimiter and the cap. A cap from `isize::MAX`
+/// up is no cap (no buffer can be longer), and is used as `isize::MAX`.
+fn framing(args: &RepairArgs) -> Framing {
+    let framing = match args.delimiter {
+        None | Some(b'\n') => Framing::lines(),
+        Some(d) => Framing::split(d).expect("the parser keeps ASCII bytes only"),
+    };
+    let max = args.max_line.unwrap_or(DEFAULT_MAX_RECORD);
+    framing.max_record(max.min(isize::MAX as usize))
+}
+
+/// A reader that counts the bytes read, where the caller can see them while the reader
+/// is owned by another (the reader of records).
+struct Counting<R> {
+    inner: R,
+    count: Rc<Cell<u64>>,
+}
+
+impl<R: Read> Read for Counting<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
-        self.repairer.push(&buf[..n], &mut self.text);
-        if let Err(e) = self.emit() {
-            self.write_error = Some(e);
-            return Err(io::Error::other("the output could not be written"));
-        }
+        self.count.set(self.count.get() + n as u64);
         Ok(n)
     }
 }
 
-/// Prints `vutf8: WHAT: E` on stderr; returns the exit status of an I/O failure (2).
-fn fail(what: &dyn std::fmt::Display, e: &io::Error) -> u8 {
-    let _ = writeln!(io::stderr(), "vutf8: {what}: {e}");
-    2
-}
-
 /// Runs `vutf8 repair`; returns the exit status.
-pub fn run(args: &RepairArgs, engine: Engine, bom: BomPolicy) -> u8 {
+pub fn run(args: &RepairArgs, bom: BomPolicy) -> u8 {
     let from_stdin = args.input.as_ref().is_none_or(|p| p.as_os_str() == "-");
+    if args.follow && from_stdin {
+        warn(format_args!(
+            "--follow needs a FILE to follow (a pipe is read to its end anyway: \
+             tail -F FILE | vutf8 repair)"
+        ));
+        return TROUBLE;
+    }
     let name = match &args.input {
         Some(path) if !from_stdin => path.display().to_string(),
         _ => "<stdin>".to_string(),
     };
-    let input: Box<dyn Read> = if from_stdin {
-        Box::new(io::stdin().lock())
-    } else {
-        match File::open(args.input.as_ref().expect("a path")) {
-            Ok(file) => Box::new(file),
-            Err(e) => return fail(&name, &e),
-        }
+    let framing = framing(args);
+    if let Some(asked) = args.max_line.filter(|&m| m < framing.max()) {
+        warn(format_args!(
+            "--max-line {asked} is shorter than the longest character: {} is used",
+            framing.max()
+        ));
+    }
+    let delimiter = args.delimiter.unwrap_or(b'\n');
+    let records = args.json
+        || args.delimiter.is_some()
+        || args.max_line.is_some()
+        || args.policy != Policy::Replace;
+    let input = match open_input(args, from_stdin, delimiter, records, &name) {
+        Ok(input) => input,
+        Err(status) => return status,
     };
-    let output = match open_output(args, from_stdin) {
+    let (output, out_name) = match open_output(args, from_stdin) {
         Ok(output) => output,
         Err(status) => return status,
     };
-    if args.policy == Policy::Replace {
-        replace(args, input, output, &name, engine, bom)
+    let read = Rc::new(Cell::new(0));
+    let mut input = Counting {
+        inner: input,
+        count: Rc::clone(&read),
+    };
+    let mut out = Output::new(output);
+    if args.follow {
+        follow::stop_on_signals();
+    }
+    if records {
+        let lines = Lines {
+            name: &name,
+            policy: args.policy,
+            framing,
+            bom,
+            json: args.json,
+            count_errors: args.summary,
+            follow: args.follow,
+        };
+        let mut counts = Counts::default();
+        let result = repair_lines::copy(&mut input, &mut out, &lines, &mut counts);
+        if counts.too_long > NAMED_TOO_LONG {
+            warn(format_args!(
+                "{name}: {} lines over --max-line {} left out in all",
+                counts.too_long,
+                framing.max()
+            ));
+        }
+        let (traffic, trouble) = ended(result, &name, &out_name, read.get(), &out);
+        if args.summary {
+            let policy = args.policy.name();
+            if args.json {
+                let _ = writeln!(
+                    io::stderr(),
+                    "{}",
+                    report::lines_summary_json(&counts, policy, &traffic)
+                );
+            } else {
+                let summary = report::lines_summary(&counts, policy, &traffic);
+                warn(format_args!("{name}: {summary}"));
+            }
+        }
+        trouble.unwrap_or(if counts.changed() { INVALID } else { VALID })
     } else {
-        by_lines(args, input, output, &name, bom)
+        let mut replaced = Replaced {
+            counting: args.summary,
+            ..Replaced::default()
+        };
+        let result = replace_stream(&mut input, &mut out, &name, bom, args.follow, &mut replaced);
+        let (traffic, trouble) = ended(result, &name, &out_name, read.get(), &out);
+        if args.summary {
+            let summary = report::stream_summary(replaced.count, &traffic);
+            warn(format_args!("{name}: {summary}"));
+        }
+        trouble.unwrap_or(if replaced.any { INVALID } else { VALID })
     }
 }
 
-/// The output: stdout, or the file of `--output`, refused (exit status 2) when it is the
-/// input itself, which would be truncated before it is read.
-fn open_output(args: &RepairArgs, from_stdin: bool) -> Result<Box<dyn Write>, u8> {
+/// The input: standard input or a file, told to say when it is about to wait, or the
+/// follower of a growing file.
+fn open_input(
+    args: &RepairArgs,
+    from_stdin: bool,
+    delimiter: u8,
+    records: bool,
+    name: &str,
+) -> Result<Box<dyn Read>, u8> {
+    if from_stdin {
+        return Ok(Box::new(Waiting::new(io::stdin().lock())));
+    }
+    let path = args.input.as_ref().expect("a path");
+    if args.follow {
+        // On the whole stream, bytes are written as they come: no line is held.
+        let partial = if records {
+            args.partial_timeout.0
+        } else {
+            None
+        };
+        return match Follow::new(path, delimiter, partial) {
+            Ok(follow) => {
+                if follow.waits_for_file() {
+                    warn(format_args!("{name}: does not exist yet: waiting for it"));
+                }
+                Ok(Box::new(follow))
+            }
+            Err(e) => Err(fail(name, "cannot open", &e)),
+        };
+    }
+    match File::open(path) {
+        Ok(file) => Ok(Box::new(Waiting::new(file))),
+        Err(e) => Err(fail(name, "cannot open", &e)),
+    }
+}
+
+/// The output and its name in messages: stdout, or the file of `--output`, refused (exit
+/// status 2) when it is the input itself, which would be truncated before it is read.
+fn open_output(args: &RepairArgs, from_stdin: bool) -> Result<(Box<dyn Write>, String), u8> {
     let Some(path) = &args.output else {
-        return Ok(Box::new(io::stdout().lock()));
+        return Ok((stdout(), "<stdout>".to_string()));
     };
+    let name = path.display().to_string();
     let same = match &args.input {
         Some(input) if !from_stdin => same_file::is_same_file(input, path),
         _ => same_file::Handle::stdin()
             .and_then(|stdin| Ok(stdin == same_file::Handle::from_path(path)?)),
     };
     if same.unwrap_or(false) {
-        let _ = writeln!(
-            io::stderr(),
-            "vutf8: {}: is the input; write the repaired text elsewhere",
-            path.display()
-        );
-        return Err(2);
+        warn(format_args!(
+            "{name}: is the input; write the repaired text elsewhere"
+        ));
+        return Err(TROUBLE);
     }
     match File::create(path) {
-        Ok(file) => Ok(Box::new(file)),
-        Err(e) => Err(fail(&path.display(), &e)),
+        Ok(file) => Ok((Box::new(file), name)),
+        Err(e) => Err(fail(&name, "cannot write", &e)),
     }
 }
 
-/// `vutf8 repair` with the replace policy: the stream scanned in chunks while the repaired
-/// text is written ([`Tee`]).
-fn replace(
-    args: &RepairArgs,
-    input: Box<dyn Read>,
-    output: Box<dyn Write>,
-    name: &str,
-    engine: Engine,
-    bom: BomPolicy,
-) -> u8 {
-    let mut tee = Tee {
-        inner: input,
-        out: BufWriter::with_capacity(1 << 16, output),
-        repairer: Repairer::new(),
-        text: String::new(),
-        strip: bom == BomPolicy::Strip,
-        started: false,
-        written: 0,
-        write_error: None,
-    };
-    let settings = Settings {
-        engine,
-        all: true,
-        track: false,
-        chunk: 1 << 20,
-        count: false,
-        bom,
-    };
-    let mut replaced = 0u64;
-    let mut signature = false;
-    let result = streams::scan_stream(
-        &mut tee,
-        None,
-        &settings,
-        &Progress::none(),
-        &mut |f: &Finding| {
-            match f.problem {
-                Problem::Utf8(_) => replaced += 1,
-                Problem::Bom => signature = true,
-            }
-            Ok(())
-        },
-    );
-    let result = match result {
-        Ok(scanned) => tee.finish().map(|()| scanned.bytes),
-        Err(Failure::Read(e)) => match tee.write_error.take() {
-            Some(write_error) => Err(write_error),
-            None => return fail(&name, &e),
-        },
-        Err(Failure::Write(e)) => Err(e), // not reached: the closure never fails
-    };
-    let status = u8::from(replaced > 0);
-    let read = match result {
-        Ok(read) => read,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return status,
-        Err(e) => return fail(&"cannot write the output", &e),
-    };
-    if signature {
-        let _ = writeln!(
-            io::stderr(),
-            "vutf8: {name}: starts with a UTF-8 signature (BOM)"
-        );
-    }
-    if args.summary {
-        let _ = writeln!(
-            io::stderr(),
-            "vutf8: {name}: {read} bytes read ({}), {} bytes written, {replaced} replaced with U+FFFD",
-            summary::human_bytes(read),
-            tee.written,
-        );
-    }
-    status
-}
-
-/// `vutf8 repair` with a policy other than replace: line by line ([`repair_lines`]).
-fn by_lines(
-    args: &RepairArgs,
-    input: Box<dyn Read>,
-    output: Box<dyn Write>,
-    name: &str,
-    bom: BomPolicy,
-) -> u8 {
-    let mut out = BufWriter::with_capacity(1 << 16, output);
-    match repair_lines::copy(input, &mut out, name, args.policy, args.max_line, bom) {
-        Ok(counts) => {
-            if args.summary {
-                let _ = writeln!(
-                    io::stderr(),
-                    "vutf8: {name}: {} lines, {} repaired ({}), {} dropped, {} bytes written",
-                    counts.lines,
-                    counts.repaired,
-                    args.policy,
-                    counts.dropped,
-                    counts.written,
-                );
-            }
-            u8::from(counts.repaired > 0 || counts.dropped > 0 || counts.refused)
+/// Standard output, written without the line buffering of `std::io::Stdout` (the
+/// [`Output`] buffers, and counts only what the OS took).
+fn stdout() -> Box<dyn Write> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        if let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() {
+            return Box::new(File::from(fd));
         }
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => 1,
-        Err(e) => {
-            let _ = writeln!(io::stderr(), "vutf8: {name}: {e}");
-            2
+    }
+    Box::new(io::stdout())
+}
+
+/// Says `vutf8: NAME: WHAT: E` on stderr; returns the exit status of an I/O failure.
+fn fail(name: &str, what: &str, e: &io::Error) -> u8 {
+    warn(format_args!("{name}: {what}: {e}"));
+    TROUBLE
+}
+
+/// How a copy ended: what went through, and the exit status of a failure (none for a
+/// closed output, which ends the copy quietly).
+fn ended(
+    result: Result<(), Failure>,
+    name: &str,
+    out_name: &str,
+    read: u64,
+    out: &Output,
+) -> (Traffic, Option<u8>) {
+    let mut traffic = Traffic {
+        read,
+        written: out.written(),
+        closed: false,
+    };
+    let trouble = match result {
+        Ok(()) => None,
+        Err(Failure::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
+            traffic.closed = true;
+            None
+        }
+        Err(Failure::Write(e)) => Some(fail(out_name, "cannot write", &e)),
+        Err(Failure::Read(e)) => Some(fail(name, "cannot read", &e)),
+    };
+    (traffic, trouble)
+}
+
+/// The bytes read at a time on the whole stream.
+const CHUNK: usize = 128 << 10;
+
+/// How many bytes at the end of `bytes` must wait for the next read: a sequence that is
+/// valid so far and not finished (at most 3 bytes), whose bytes could still be one
+/// character, or one ill-formed part, with what comes next. Everything before it is
+/// decided: no maximal subpart reaches past a byte that starts a sequence.
+fn undecided(bytes: &[u8]) -> usize {
+    let len = bytes.len();
+    for back in 1..=len.min(3) {
+        let start = len - back;
+        if !vutf8::grammar::is_continuation(bytes[start]) {
+            let open =
+                matches!(vutf8::from_utf8(&bytes[start..]), Err(e) if e.error_len().is_none());
+            return if open { back } else { 0 };
+        }
+    }
+    0
+}
+
+/// `replace` on the whole stream: each read repaired as soon as it is decided, exactly as
+/// `String::from_utf8_lossy` would on the whole input. A decided stretch is validated
+/// ([`vutf8::from_utf8`]); if valid, it is written from the read buffer as it is, else its
+/// valid start is, and the rest goes through the library's repair
+/// ([`Policy::append_text`], which copies the valid runs and writes U+FFFD for each
+/// ill-formed part in one pass, batching runs of bad bytes). `replaced` holds, at any time,
+/// whether anything was replaced, and, when `count`ing (`--summary`), how many ill-formed
+/// parts were ([`vutf8::errors`] over the repaired stretches: the one cost of the count).
+/// With `follow`, each end of the input (a file replaced or truncated) decides what was
+/// held, and the copy goes on until it is asked to stop.
+///
+/// ([`vutf8::Repairer`] does the same in one call per read, but writes each ill-formed part
+/// through a callback: on binary junk, where every byte is one, it is 14 times slower
+/// than the batched repair, and `vutf8 repair` would be slower than CPython.)
+fn replace_stream(
+    input: &mut dyn Read,
+    out: &mut Output,
+    name: &str,
+    bom: BomPolicy,
+    follow: bool,
+    replaced: &mut Replaced,
+) -> Result<(), Failure> {
+    let mut buf = vec![0u8; CHUNK + 3];
+    // `buf[..held]`: the bytes of the last read that were not decided yet.
+    let mut held = 0;
+    let mut text = String::new();
+    let mut started = false;
+    loop {
+        let n = match input.read(&mut buf[held..]) {
+            Ok(n) => n,
+            Err(e) if is_wait(&e) => {
+                out.flush()?;
+                continue;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Failure::Read(e)),
+        };
+        let end = n == 0;
+        let filled = held + n;
+        let decided = filled - if end { 0 } else { undecided(&buf[..filled]) };
+        let mut piece = &buf[..decided];
+        if !started && !piece.is_empty() {
+            started = true;
+            // A signature is the valid bytes EF BB BF at the very start.
+            if let Some(rest) = piece.strip_prefix(&vutf8::UTF8_BOM[..]) {
+                match bom {
+                    BomPolicy::Strip => piece = rest,
+                    BomPolicy::Report => signature_note(name),
+                    BomPolicy::Accept => {}
+                }
+            }
+        }
+        match vutf8::from_utf8(piece) {
+            Ok(_) => out.write(piece)?,
+            Err(e) => {
+                let (valid, rest) = piece.split_at(e.valid_up_to());
+                out.write(valid)?;
+                text.clear();
+                Policy::Replace.append_text(rest, &mut text);
+                if replaced.counting {
+                    replaced.count += vutf8::errors(rest).count() as u64;
+                }
+                replaced.any = true;
+                out.write(text.as_bytes())?;
+            }
+        }
+        buf.copy_within(decided..filled, 0);
+        held = filled - decided;
+        if end && (!follow || follow::stop_requested()) {
+            return out.flush();
+        }
+    }
+}
+
+/// What `replace` on the whole stream replaced.
+#[derive(Debug, Default)]
+struct Replaced {
+    /// Whether anything was.
+    any: bool,
+    /// Count the ill-formed parts (`--summary`).
+    counting: bool,
+    /// How many were, when counting.
+    count: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn delimiters_as_characters_and_escapes() {
+        for (arg, byte) in [
+            (",", b','),
+            ("\\0", 0),
+            ("\\t", b'\t'),
+            ("\\n", b'\n'),
+            ("\\r", b'\r'),
+            ("\\\\", b'\\'),
+            ("\\x1e", 0x1E),
+            ("\\x1E", 0x1E),
+            ("\\x7f", 0x7F),
+            ("\\", b'\\'),
+        ] {
+            assert_eq!(parse_delimiter(arg), Ok(byte), "{arg}");
+        }
+        for arg in ["é", "\\x80", "\\xff"] {
+            let e = parse_delimiter(arg).unwrap_err();
+            assert!(e.contains("is not ASCII"), "{arg}: {e}");
+        }
+        for arg in ["", "ab", "\\x1", "\\xZZ", "\\q", "\\x123"] {
+            let e = parse_delimiter(arg).unwrap_err();
+            assert!(e.contains("expected one ASCII character"), "{arg}: {e}");
+        }
+    }
+
+    #[test]
+    fn timeouts_with_and_without_units() {
+        let t = |s| parse_timeout(s).map(|t| t.0);
+        assert_eq!(t("1"), Ok(Some(Duration::from_secs(1))));
+        assert_eq!(t("0.25"), Ok(Some(Duration::from_millis(250))));
+        assert_eq!(t("500ms"), Ok(Some(Duration::from_millis(500))));
+        assert_eq!(t("2s"), Ok(Some(Duration::from_secs(2))));
+        assert_eq!(t("1m"), Ok(Some(Duration::from_secs(60))));
+        assert_eq!(t("0"), Ok(Some(Duration::ZERO)));
+        assert_eq!(t("never"), Ok(None));
+        for bad in ["", "-1", "x", "1h", "NaN", "inf", "1e30"] {
+            assert!(t(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn what_waits_for_the_next_read() {
+        assert_eq!(undecided(b""), 0);
+        assert_eq!(undecided(b"abc"), 0);
+        assert_eq!(undecided("é".as_bytes()), 0);
+        assert_eq!(undecided(b"a\xC3"), 1);
+        assert_eq!(undecided(b"a\xE2\x82"), 2);
+        assert_eq!(undecided(b"\xF0\x9F\x98"), 3);
+        assert_eq!(undecided(b"\xF0\x9F\x98\x80"), 0);
+        // Already ill-formed: decided.
+        assert_eq!(undecided(b"\xE0\x80"), 0);
+        assert_eq!(undecided(b"\xFF"), 0);
+        assert_eq!(undecided(b"\xE2\x82\xC3"), 1);
+        assert_eq!(undecided(b"\x80\x80\x80"), 0);
+    }
+
+    #[test]
+    fn every_policy_has_its_help() {
+        for &policy in Policy::ALL {
+            assert!(!policy_help(policy).is_empty(), "{policy}");
         }
     }
 }

@@ -1,113 +1,243 @@
-//! `vutf8 repair --policy escape|windows-1252|drop|strict`: the input line by line
-//! (`vutf8::records::Framing::lines`, with the `--max-line` cap), each invalid line
-//! repaired, left out or refused by the policy (`vutf8::records::Policy`), each line written
-//! with the line end it had. Memory: the cap plus one read, whatever the input.
+//! `vutf8 repair` by records: every policy but `replace` on the whole stream. The input is
+//! cut into lines (`vutf8::records::Framing::lines`, or records at `--delimiter`), with
+//! the `--max-line` cap, through `vutf8::records::RecordReader`, which checks each byte
+//! once as it arrives; each invalid line is repaired, left out or refused by the policy
+//! (`vutf8::records::Policy::append_text`, into one buffer kept for the whole copy). Each
+//! line is written with the line end it had, or, with `--json`, as one JSON object
+//! ([`crate::report::repair::Record`]). Memory: the cap plus one read, whatever the input.
 //!
-//! A line longer than the cap is skipped, with a warning, as `tokio_util`'s `LinesCodec`
-//! does, and counted as dropped. With `strict`, the first invalid line is reported as the
-//! check mode reports an error (`FILE:LINE:COLUMN: byte OFFSET: REASON (bytes: ..)`, on
-//! stderr: stdout is the text) and the copy stops there.
+//! The first error of an invalid line is the check mode's: found with what ended the line
+//! ([`crate::check::findings::first_error`]), so that `caf\xE9\n` is "cut short after
+//! 1 byte" in both, and written by the check mode's reporter for `strict`.
 //!
-//! Exit status: 0 if nothing changed, 1 if a line was repaired or dropped (or, with
-//! `strict`, found invalid), 2 if the input could not be read or the output written.
+//! A line longer than the cap is left out, as `tokio_util`'s `LinesCodec` does, and
+//! counted as too long; the first [`NAMED_TOO_LONG`] are named on stderr, the rest are
+//! summed up in one line at the end.
+//!
+//! The output is flushed whenever the input is about to wait
+//! ([`crate::read::waiting::is_wait`]), so a pipeline gets each line as soon as it is
+//! repaired. With `--follow`, the input never ends by itself: its ends (a file replaced
+//! or truncated, a partial line timed out) end the open line, and the copy goes on until
+//! it is asked to stop ([`crate::read::follow::stop_requested`]).
 
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 
-use vutf8::records::{Frame, Framing, Policy};
+use vutf8::records::{Frame, Framing, Policy, StreamRecord};
 
 use crate::check::bom::BomPolicy;
-use crate::check::findings::Finding;
+use crate::check::findings::{first_error, Failure, Finding};
+use crate::commands::exit::warn;
+use crate::read::follow::stop_requested;
+use crate::read::waiting::is_wait;
 use crate::report::color::Palette;
 use crate::report::finding::{Format, Reporter};
+use crate::report::repair::{base64, Counts, Outcome, Output, Record, RecordError};
 
-/// What the copy did.
-#[derive(Debug, Default)]
-pub struct Counts {
-    /// Lines read, skipped ones included.
-    pub lines: u64,
-    /// Lines the policy changed.
-    pub repaired: u64,
-    /// Lines left out: invalid ones with `drop`, and every line over the cap.
-    pub dropped: u64,
-    /// Bytes written.
-    pub written: u64,
-    /// With `strict`: an invalid line was found and the copy stopped.
-    pub refused: bool,
+/// How many lines over the cap are named on stderr, one line each; the others are only
+/// counted, and summed up at the end (`--max-line 200` on a real log would otherwise
+/// write thousands of lines of warnings).
+pub const NAMED_TOO_LONG: u64 = 10;
+
+/// How a copy by records goes.
+pub struct Lines<'a> {
+    /// The input's name in messages.
+    pub name: &'a str,
+    /// What becomes of an invalid line.
+    pub policy: Policy,
+    /// How the input is cut (delimiter, cap).
+    pub framing: Framing,
+    /// `--bom`: `strip` leaves a signature at the start out of the output.
+    pub bom: BomPolicy,
+    /// One JSON object per line.
+    pub json: bool,
+    /// Count the invalid lines by the kind of their first error (`--summary`).
+    pub count_errors: bool,
+    /// The input is followed (`--follow`): its ends do not end the copy.
+    pub follow: bool,
 }
 
-/// Copies `input` to `output` line by line under `policy` (not `Replace`, which
-/// `super::repair` does on the whole stream); `name` names the input in messages.
+/// Copies `input` to `out` by records, counting in `counts` (which hold what was done
+/// when an error ends the copy early).
+///
+/// # Errors
+/// [`Failure::Read`] or [`Failure::Write`], each with the OS's error.
 pub fn copy(
     input: impl Read,
-    output: &mut impl Write,
-    name: &str,
-    policy: Policy,
-    max_line: usize,
-    bom: BomPolicy,
-) -> io::Result<Counts> {
-    let mut counts = Counts::default();
-    let mut reader = Framing::lines().max_record(max_line).reader(input);
-    let mut first = true;
-    while let Some(frame) = reader.next_frame()? {
-        counts.lines += 1;
+    out: &mut Output,
+    lines: &Lines,
+    counts: &mut Counts,
+) -> Result<(), Failure> {
+    let mut reader = lines.framing.reader(input);
+    let mut text = String::new();
+    loop {
+        let frame = match reader.next_frame() {
+            Ok(Some(frame)) => frame,
+            Ok(None) if lines.follow && !stop_requested() => continue,
+            Ok(None) => break,
+            // The input is about to wait: the lines so far go out first. A reader's error
+            // leaves the reader of records as it was (no byte was read), so the next call
+            // reads again; tests/repair.rs reads each line before the input sends the next.
+            Err(e) if is_wait(&e) => {
+                out.flush()?;
+                continue;
+            }
+            Err(e) => return Err(Failure::Read(e)),
+        };
         let record = match frame {
             Frame::Record(record) => record,
-            Frame::TooLong { number, len, .. } => {
-                counts.dropped += 1;
-                let _ = writeln!(
-                    io::stderr(),
-                    "vutf8: {name}:{number}: line of {len} bytes over --max-line {max_line}: left out"
-                );
+            Frame::TooLong {
+                number,
+                offset,
+                len,
+            } => {
+                too_long(lines, out, counts, number, offset, len)?;
                 continue;
             }
         };
-        let mut bytes = record.bytes();
-        if std::mem::take(&mut first) && bom == BomPolicy::Strip {
-            bytes = bytes.strip_prefix(&vutf8::UTF8_BOM[..]).unwrap_or(bytes);
+        // A signature is one only at the very start of the input.
+        let signature = record.offset() == 0 && vutf8::has_bom(record.bytes());
+        if signature && lines.bom == BomPolicy::Report {
+            signature_note(lines.name);
         }
-        let repaired;
-        let text: &[u8] = if record.is_valid() {
-            bytes
-        } else if let Some(text) = policy.text(bytes) {
-            counts.repaired += 1;
-            repaired = text;
-            repaired.as_bytes()
-        } else if policy == Policy::Strict {
-            counts.refused = true;
-            report(name, record.number(), record.offset(), bytes)?;
+        let strip = signature && lines.bom == BomPolicy::Strip;
+        if one_line(lines, out, counts, &record, strip, &mut text)? == Outcome::Refused {
             break;
-        } else {
-            counts.dropped += 1;
-            continue;
-        };
-        let written = output
-            .write_all(text)
-            .and_then(|()| output.write_all(record.end()));
-        match written {
-            Ok(()) => counts.written += (text.len() + record.end().len()) as u64,
-            // A closed output (`| head`): the copy ends, as the replace path's does.
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(counts),
-            Err(e) => return Err(e),
         }
     }
-    match output.flush() {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e),
-        _ => Ok(counts),
-    }
+    out.flush()
 }
 
-/// Reports the first error of an invalid line, as the check mode does, on stderr.
-fn report(name: &str, line: u64, offset: u64, bytes: &[u8]) -> io::Result<()> {
-    let Err(error) = vutf8::from_utf8(bytes) else {
-        return Ok(());
+/// Writes one line (or leaves it out); returns what became of it.
+fn one_line(
+    lines: &Lines,
+    out: &mut Output,
+    counts: &mut Counts,
+    record: &StreamRecord,
+    strip: bool,
+    text: &mut String,
+) -> Result<Outcome, Failure> {
+    let original = record.bytes();
+    let mut bytes = original;
+    if strip {
+        bytes = bytes.strip_prefix(&vutf8::UTF8_BOM[..]).unwrap_or(bytes);
+    }
+    text.clear();
+    let outcome = if record.is_valid() {
+        if !lines.json {
+            // Copied as it is, no text made.
+            counts.add(Outcome::Valid);
+            out.write(bytes)?;
+            return out.write(record.end()).map(|()| Outcome::Valid);
+        }
+        lines.policy.append_text(bytes, text);
+        Outcome::Valid
+    } else if lines.policy.append_text(bytes, text) {
+        Outcome::Repaired
+    } else if lines.policy == Policy::Strict {
+        Outcome::Refused
+    } else {
+        Outcome::Dropped
     };
-    let at = error.valid_up_to();
-    let mut finding = Finding::new(offset + at as u64, error, &bytes[at..], None);
-    finding.line = line;
-    // Columns count characters from 1; what is before the first error is valid.
-    let before = std::str::from_utf8(&bytes[..at]).map_or(0, vutf8::count_chars);
-    finding.column = before as u64 + 1;
-    let mut reporter = Reporter::new(io::stderr().lock(), Format::Text, Palette::default());
-    reporter.finding(name, &finding)?;
-    reporter.flush()
+    counts.add(outcome);
+    // The first error, where it is asked for: in JSON, in the counts by kind, in the report
+    // of a refused line.
+    let wanted = lines.json || lines.count_errors || outcome == Outcome::Refused;
+    let error = if wanted && !record.is_valid() {
+        first_error(original, record.end())
+    } else {
+        None
+    };
+    let finding = error.map(|(at, error)| {
+        let mut finding = Finding::new(record.offset() + at as u64, error, &original[at..], None);
+        if outcome == Outcome::Refused {
+            finding.line = record.number();
+            finding.column = column(&original[..at], record.offset() == 0);
+        }
+        counts.add_error(&finding);
+        (at, finding)
+    });
+    let kept = matches!(outcome, Outcome::Valid | Outcome::Repaired);
+    if lines.json {
+        let (error, raw) = match &finding {
+            Some((at, finding)) => (Some(RecordError::new(*at, finding)), Some(base64(original))),
+            None => (None, None),
+        };
+        out.json(&Record {
+            line: record.number(),
+            offset: record.offset(),
+            len: original.len() as u64,
+            valid: Some(record.is_valid()),
+            outcome,
+            text: kept.then_some(text.as_str()),
+            end: std::str::from_utf8(record.end()).ok(),
+            error,
+            raw_base64: raw,
+        })?;
+    } else if kept {
+        out.write(text.as_bytes())?;
+        out.write(record.end())?;
+    }
+    if let (Outcome::Refused, Some((_, finding))) = (outcome, &finding) {
+        // Reported as the check mode reports an error, on stderr (stdout is the text).
+        out.flush()?;
+        let mut reporter = Reporter::new(io::stderr().lock(), Format::Text, Palette::default());
+        let _ = reporter.finding(lines.name, finding);
+        let _ = reporter.flush();
+    }
+    Ok(outcome)
+}
+
+/// The column of an error after the valid bytes `before` on its line, from 1, counted as
+/// the check mode counts it (characters; a signature at the start of the input is none).
+fn column(before: &[u8], at_start: bool) -> u64 {
+    let before = if at_start {
+        vutf8::strip_bom(before)
+    } else {
+        before
+    };
+    std::str::from_utf8(before).map_or(0, vutf8::count_chars) as u64 + 1
+}
+
+/// A line over the cap: counted, named on stderr (the first [`NAMED_TOO_LONG`]), and with
+/// `--json` written as what is known of it.
+fn too_long(
+    lines: &Lines,
+    out: &mut Output,
+    counts: &mut Counts,
+    number: u64,
+    offset: u64,
+    len: u64,
+) -> Result<(), Failure> {
+    counts.add(Outcome::TooLong);
+    let max = lines.framing.max();
+    if counts.too_long <= NAMED_TOO_LONG {
+        let more = if counts.too_long == NAMED_TOO_LONG {
+            " (further lines over the cap are only counted)"
+        } else {
+            ""
+        };
+        warn(format_args!(
+            "{}:{number}: line of {len} bytes over --max-line {max}: left out{more}",
+            lines.name
+        ));
+    }
+    if lines.json {
+        out.json(&Record {
+            line: number,
+            offset,
+            len,
+            valid: None,
+            outcome: Outcome::TooLong,
+            text: None,
+            end: None,
+            error: None,
+            raw_base64: None,
+        })?;
+    }
+    Ok(())
+}
+
+/// `--bom report`: the input starts with a signature, said on stderr (the output keeps it).
+pub fn signature_note(name: &str) {
+    warn(format_args!("{name}: starts with a UTF-8 signature (BOM)"));
 }

@@ -18,8 +18,7 @@
 //!   the scanner is fed only up to just past the first error, which the fast validator
 //!   finds).
 //!
-//! [`crate::read::reading`] calls [`scan_stream`] on every input it does not map; so does
-//! `vutf8 repair`, on its input.
+//! [`crate::read::reading`] calls [`scan_stream`] on every input it does not map.
 
 use std::cell::Cell;
 use std::io::{self, Read};

@@ -1,6 +1,7 @@
 //! What the user sees: each finding as a line, a JSON object or a name ([`finding`]), in
-//! colour on a terminal ([`color`]), the `--summary` line ([`summary`]), and the progress
-//! bar on stderr ([`progress`]).
+//! colour on a terminal ([`color`]), the `--summary` line ([`summary`]), the progress
+//! bar on stderr ([`progress`]), and what `vutf8 repair` writes ([`repair`]: its output,
+//! JSON records and summaries).
 //!
 //! Imports only the check engine ([`crate::check`]): it writes findings, never reads an
 //! input, and the read layer (`read/`) never names its types (the bar is moved through
@@ -10,4 +11,5 @@
 pub mod color;
 pub mod finding;
 pub mod progress;
+pub mod repair;
 pub mod summary;
