@@ -65,9 +65,9 @@ pub struct RepairArgs {
     #[arg(long, value_name = "POLICY", default_value = "replace", value_parser = policy_parser())]
     pub policy: Policy,
 
-    /// The longest line kept, in bytes, its line end not counted (default 1 MiB; at least
-    /// 4, the longest character; from isize::MAX up, no cap). A longer line is left out
-    /// unread, so memory stays bounded: the first 10 are named on stderr, the others
+    /// The longest line kept, in bytes, its line end not counted (default 1 MiB; any value:
+    /// 0 keeps only empty lines, 18446744073709551615 caps nothing). A longer line is left
+    /// out unread, so memory stays bounded: the first 10 are named on stderr, the others
     /// counted.
     #[arg(long, value_name = "BYTES")]
     pub max_line: Option<usize>,
@@ -198,15 +198,14 @@ fn parse_timeout(s: &str) -> Result<Timeout, String> {
         })
 }
 
-/// The framing of a copy by records: the delimiter and the cap. A cap from `isize::MAX`
-/// up is no cap (no buffer can be longer), and is used as `isize::MAX`.
+/// The framing of a copy by records: the delimiter and the cap (any cap is the one used).
 fn framing(args: &RepairArgs) -> Framing {
     let framing = match args.delimiter {
         None | Some(b'\n') => Framing::lines(),
         Some(d) => Framing::split(d).expect("the parser keeps ASCII bytes only"),
     };
     let max = args.max_line.unwrap_or(DEFAULT_MAX_RECORD);
-    framing.max_record(max.min(isize::MAX as usize))
+    framing.max_record(max)
 }
 
 /// A reader that counts the bytes read, where the caller can see them while the reader
@@ -239,12 +238,6 @@ pub fn run(args: &RepairArgs, bom: BomPolicy) -> u8 {
         _ => "<stdin>".to_string(),
     };
     let framing = framing(args);
-    if let Some(asked) = args.max_line.filter(|&m| m < framing.max()) {
-        warn(format_args!(
-            "--max-line {asked} is shorter than the longest character: {} is used",
-            framing.max()
-        ));
-    }
     let delimiter = args.delimiter.unwrap_or(b'\n');
     let records = args.json
         || args.delimiter.is_some()

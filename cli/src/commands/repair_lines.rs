@@ -89,8 +89,9 @@ pub fn copy(
                 number,
                 offset,
                 len,
+                head,
             } => {
-                too_long(lines, out, counts, number, offset, len)?;
+                too_long(lines, out, counts, number, offset, len, head)?;
                 continue;
             }
         };
@@ -172,6 +173,7 @@ fn one_line(
             end: std::str::from_utf8(record.end()).ok(),
             error,
             raw_base64: raw,
+            head_base64: None,
         })?;
     } else if kept {
         out.write(text.as_bytes())?;
@@ -207,6 +209,7 @@ fn too_long(
     number: u64,
     offset: u64,
     len: u64,
+    head: &[u8],
 ) -> Result<(), Failure> {
     counts.add(Outcome::TooLong);
     let max = lines.framing.max();
@@ -232,6 +235,7 @@ fn too_long(
             end: None,
             error: None,
             raw_base64: None,
+            head_base64: Some(base64(head)),
         })?;
     }
     Ok(())

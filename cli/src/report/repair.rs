@@ -169,6 +169,10 @@ pub struct Record<'a> {
     /// For an invalid record, its bytes as they were, in base64 (RFC 4648, with padding).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub raw_base64: Option<String>,
+    /// For a record too long to be read, its first bytes (as many as the cap), in base64:
+    /// for a dead-letter queue.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub head_base64: Option<String>,
 }
 
 /// The first error of an invalid record, as the check mode reports it.
