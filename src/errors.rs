@@ -303,6 +303,29 @@ pub(crate) fn for_each_span<S: OnSpan>(bytes: &[u8], mut pos: usize, dense: bool
     }
 }
 
+/// [`ErrorScanner::scan_spans`]'s errors, moved `base` bytes later; a sequence left open at
+/// the end of the chunk is kept aside (`open`), not told.
+struct Shifted<S> {
+    inner: S,
+    base: usize,
+    open: Option<usize>,
+}
+
+impl<S: OnSpan> OnSpan for Shifted<S> {
+    #[inline(always)]
+    fn span(&mut self, start: usize, error_len: Option<usize>) {
+        match error_len {
+            Some(n) => self.inner.span(self.base + start, Some(n)),
+            None => self.open = Some(start),
+        }
+    }
+
+    #[inline(always)]
+    fn one_byte_errors(&mut self, start: usize, count: usize) {
+        self.inner.one_byte_errors(self.base + start, count);
+    }
+}
+
 /// An error as [`Errors`] finds it: complete from the fast validator, or from a stretch as
 /// where it starts and how long it is (as if zeros followed the input), its details made
 /// from its bytes.
@@ -564,42 +587,42 @@ impl ErrorScanner {
     }
 
     /// [`scan`](ErrorScanner::scan) for the lossy decoders, which need where each error
-    /// starts and how long it is, not why: `on_span(start, len)`, the start counted from
-    /// stream offset `origin`. An error that ends where the chunk does is reported unless
-    /// more bytes could still make it longer (a sequence left open): its details may need
-    /// the next bytes, its span does not.
+    /// starts and how long it is, not why: told to `on` (taken and given back, so that a
+    /// writer's state stays in registers), the start counted from stream offset `origin`.
+    /// An error that ends where the chunk does is told unless more bytes could still make
+    /// it longer (a sequence left open): its details may need the next bytes, its span
+    /// does not.
     #[cfg(feature = "alloc")]
     #[inline]
-    pub(crate) fn scan_spans(
-        &mut self,
-        chunk: &[u8],
-        origin: u64,
-        on_span: &mut impl FnMut(usize, usize),
-    ) {
+    pub(crate) fn scan_spans<S: OnSpan>(&mut self, chunk: &[u8], origin: u64, on: S) -> S {
+        let mut on = on;
         let mut rest = chunk;
         if self.carry_len != 0 {
-            let mut on_error = |e: Utf8Error| {
-                on_span(e.valid_up_to(), e.error_len().unwrap_or(0));
-            };
+            let mut on_error = |e: Utf8Error| on.span(e.valid_up_to(), e.error_len());
             match self.complete_carry(chunk, origin, &mut on_error) {
                 Some(r) => rest = r,
-                None => return,
+                None => return on,
             }
         }
-        let base = stream_offset(self.offset - origin);
-        let mut open = None;
-        let _ = for_each_span(rest, 0, false, |at: usize, len: Option<usize>| match len {
-            Some(n) => on_span(base + at, n),
-            // The chunk ends inside this sequence (at most 3 bytes), the last error: keep it.
-            None => open = Some(at),
-        });
-        match open {
+        let shifted = for_each_span(
+            rest,
+            0,
+            false,
+            Shifted {
+                inner: on,
+                base: stream_offset(self.offset - origin),
+                open: None,
+            },
+        );
+        match shifted.open {
             Some(at) => {
+                // The chunk ends inside this sequence (at most 3 bytes): keep it.
                 self.hold(&rest[at..]);
                 self.offset += at as u64;
             }
             None => self.offset += rest.len() as u64,
         }
+        shifted.inner
     }
 
     /// Decodes the held-back bytes with the first bytes of `chunk` and reports the errors

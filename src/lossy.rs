@@ -271,20 +271,24 @@ fn grow(vec: &mut Vec<u8>, len: usize, need: usize) -> (*mut u8, usize) {
 /// A streaming lossy decoder: feed chunks with [`push`](Repairer::push), end with
 /// [`finish`](Repairer::finish). The output equals [`from_utf8_lossy`] on the
 /// concatenated chunks, whatever the chunk boundaries; memory use is constant (at most
-/// three pending bytes).
+/// three pending bytes). [`replacements`](Repairer::replacements) counts the U+FFFD
+/// written.
 ///
 /// ```
 /// let mut r = vutf8::Repairer::new();
 /// let mut out = String::new();
 /// r.push(b"gr\xC3", &mut out);      // the 'ü' is split across chunks
 /// r.push(b"\xBC\xC3e \xE2\x82", &mut out);
-/// r.finish(&mut out);
+/// assert_eq!(r.replacements(), 1);
+/// assert_eq!(r.finish(&mut out), 2);
 /// assert_eq!(out, "grü\u{FFFD}e \u{FFFD}");
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Repairer {
     /// Finds the errors; holds back the bytes of a sequence split across chunks.
     scanner: ErrorScanner,
+    /// The U+FFFD written so far.
+    replacements: u64,
 }
 
 impl Repairer {
@@ -292,7 +296,16 @@ impl Repairer {
     pub const fn new() -> Self {
         Repairer {
             scanner: ErrorScanner::new(),
+            replacements: 0,
         }
+    }
+
+    /// How many U+FFFD [`push`](Repairer::push) wrote so far: one per ill-formed part
+    /// (maximal subpart) decided. The parts held back at the end (up to 3 bytes) are
+    /// written by [`finish`](Repairer::finish), which returns the count of the whole
+    /// stream.
+    pub fn replacements(&self) -> u64 {
+        self.replacements
     }
 
     /// Repairs `chunk` and appends the result to `out`. A sequence that `chunk` ends inside
@@ -305,40 +318,84 @@ impl Repairer {
         held[..held_len].copy_from_slice(self.scanner.pending());
         let held = &held[..held_len];
         let origin = self.scanner.decided();
-        // SAFETY: only valid UTF-8 is appended to `out`'s text: the bytes between errors,
-        // which the scanner reports in order, and U+FFFD for each error.
-        let mut sink = Sink::after(unsafe { out.as_mut_vec() });
-        let mut copied = 0;
-        self.scanner.scan_spans(chunk, origin, &mut |start, len| {
-            push_part(&mut sink, held, chunk, copied, start);
-            sink.replacement();
-            copied = start + len;
-        });
+        let writer = StreamRepairs {
+            held,
+            chunk,
+            // SAFETY: only valid UTF-8 is appended to `out`'s text: the bytes between
+            // errors, which the scanner reports in order, and U+FFFD for each error.
+            out: Sink::after(unsafe { out.as_mut_vec() }),
+            copied: 0,
+            replaced: 0,
+        };
+        let mut writer = self.scanner.scan_spans(chunk, origin, writer);
         let decided = (self.scanner.decided() - origin) as usize;
-        push_part(&mut sink, held, chunk, copied, decided);
-        sink.finish();
+        writer.copy_to(decided);
+        self.replacements += writer.replaced;
+        writer.out.finish();
     }
 
-    /// Ends the stream: a sequence left incomplete becomes one U+FFFD.
-    pub fn finish(self, out: &mut String) {
+    /// Ends the stream: a sequence left incomplete becomes one U+FFFD. Returns how many
+    /// U+FFFD the stream's text has in all (those of every `push` and of this call).
+    pub fn finish(self, out: &mut String) -> u64 {
         let held = self.scanner.pending();
-        // SAFETY: as in `push`.
-        let mut sink = Sink::after(unsafe { out.as_mut_vec() });
-        let mut copied = 0;
-        self.scanner.finish_from(self.scanner.decided(), &mut |e| {
-            push_part(&mut sink, held, &[], copied, e.valid_up_to());
-            sink.replacement();
-            copied = e.error_len().map_or(held.len(), |n| e.valid_up_to() + n);
-        });
-        push_part(&mut sink, held, &[], copied, held.len());
-        sink.finish();
+        let mut writer = StreamRepairs {
+            held,
+            chunk: &[],
+            // SAFETY: as in `push`.
+            out: Sink::after(unsafe { out.as_mut_vec() }),
+            copied: 0,
+            replaced: 0,
+        };
+        self.scanner
+            .finish_from(self.scanner.decided(), &mut |e: crate::error::Utf8Error| {
+                writer.span(e.valid_up_to(), e.error_len());
+            });
+        writer.copy_to(held.len());
+        writer.out.finish();
+        self.replacements + writer.replaced
     }
 }
 
-/// Appends bytes `from..to` of the concatenation of `held` and `chunk`.
-#[inline(always)]
-fn push_part(out: &mut Sink, held: &[u8], chunk: &[u8], from: usize, to: usize) {
-    let h = held.len();
-    out.bytes(&held[from.min(h)..to.min(h)]);
-    out.run(chunk, from.max(h) - h, to.max(h) - h);
+/// The writer of [`Repairer`]: the decided bytes are `held` followed by `chunk`; each error
+/// is the valid run before it, then U+FFFD.
+struct StreamRepairs<'a, 'v> {
+    held: &'a [u8],
+    chunk: &'a [u8],
+    out: Sink<'v>,
+    /// How many of the decided bytes were written.
+    copied: usize,
+    /// The U+FFFD written.
+    replaced: u64,
+}
+
+impl StreamRepairs<'_, '_> {
+    /// Writes the decided bytes from where the writing is to `to`.
+    #[inline(always)]
+    fn copy_to(&mut self, to: usize) {
+        let (from, h) = (self.copied, self.held.len());
+        self.out.bytes(&self.held[from.min(h)..to.min(h)]);
+        self.out.run(self.chunk, from.max(h) - h, to.max(h) - h);
+        self.copied = to;
+    }
+}
+
+impl OnSpan for StreamRepairs<'_, '_> {
+    #[inline(always)]
+    fn span(&mut self, start: usize, error_len: Option<usize>) {
+        self.copy_to(start);
+        self.out.replacement();
+        self.replaced += 1;
+        let end = self.held.len() + self.chunk.len();
+        self.copied = error_len.map_or(end, |n| start + n);
+    }
+
+    #[inline(always)]
+    fn one_byte_errors(&mut self, start: usize, count: usize) {
+        self.copy_to(start);
+        for _ in 0..count {
+            self.out.replacement();
+        }
+        self.replaced += count as u64;
+        self.copied = start + count;
+    }
 }

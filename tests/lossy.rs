@@ -12,7 +12,8 @@ fn hex(s: &str) -> Vec<u8> {
         .collect()
 }
 
-/// Repairs `input` split at the given chunk lengths (cycled).
+/// Repairs `input` split at the given chunk lengths (cycled); checks that the repairer's
+/// count of U+FFFD is the number of errors of the whole input.
 fn streamed(input: &[u8], chunk_lens: &[usize]) -> String {
     let mut r = Repairer::new();
     let mut out = String::new();
@@ -25,7 +26,14 @@ fn streamed(input: &[u8], chunk_lens: &[usize]) -> String {
         r.push(chunk, &mut out);
         rest = tail;
     }
-    r.finish(&mut out);
+    let pushed = r.replacements();
+    let all = r.finish(&mut out);
+    assert!(pushed <= all);
+    assert_eq!(
+        all,
+        vutf8::errors(input).count() as u64,
+        "chunks {chunk_lens:?} of {input:02X?}"
+    );
     out
 }
 

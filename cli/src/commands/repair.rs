@@ -33,6 +33,7 @@ use std::time::Duration;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::Args;
 use vutf8::records::{Framing, Policy, DEFAULT_MAX_RECORD};
+use vutf8::Repairer;
 
 use crate::check::bom::BomPolicy;
 use crate::check::findings::Failure;
@@ -295,17 +296,14 @@ pub fn run(args: &RepairArgs, bom: BomPolicy) -> u8 {
         }
         trouble.unwrap_or(if counts.changed() { INVALID } else { VALID })
     } else {
-        let mut replaced = Replaced {
-            counting: args.summary,
-            ..Replaced::default()
-        };
+        let mut replaced = 0;
         let result = replace_stream(&mut input, &mut out, &name, bom, args.follow, &mut replaced);
         let (traffic, trouble) = ended(result, &name, &out_name, read.get(), &out);
         if args.summary {
-            let summary = report::stream_summary(replaced.count, &traffic);
+            let summary = report::stream_summary(replaced, &traffic);
             warn(format_args!("{name}: {summary}"));
         }
-        trouble.unwrap_or(if replaced.any { INVALID } else { VALID })
+        trouble.unwrap_or(if replaced > 0 { INVALID } else { VALID })
     }
 }
 
@@ -417,52 +415,26 @@ fn ended(
 /// The bytes read at a time on the whole stream.
 const CHUNK: usize = 128 << 10;
 
-/// How many bytes at the end of `bytes` must wait for the next read: a sequence that is
-/// valid so far and not finished (at most 3 bytes), whose bytes could still be one
-/// character, or one ill-formed part, with what comes next. Everything before it is
-/// decided: no maximal subpart reaches past a byte that starts a sequence.
-fn undecided(bytes: &[u8]) -> usize {
-    let len = bytes.len();
-    for back in 1..=len.min(3) {
-        let start = len - back;
-        if !vutf8::grammar::is_continuation(bytes[start]) {
-            let open =
-                matches!(vutf8::from_utf8(&bytes[start..]), Err(e) if e.error_len().is_none());
-            return if open { back } else { 0 };
-        }
-    }
-    0
-}
-
-/// `replace` on the whole stream: each read repaired as soon as it is decided, exactly as
-/// `String::from_utf8_lossy` would on the whole input. A decided stretch is validated
-/// ([`vutf8::from_utf8`]); if valid, it is written from the read buffer as it is, else its
-/// valid start is, and the rest goes through the library's repair
-/// ([`Policy::append_text`], which copies the valid runs and writes U+FFFD for each
-/// ill-formed part in one pass, batching runs of bad bytes). `replaced` holds, at any time,
-/// whether anything was replaced, and, when `count`ing (`--summary`), how many ill-formed
-/// parts were ([`vutf8::errors`] over the repaired stretches: the one cost of the count).
-/// With `follow`, each end of the input (a file replaced or truncated) decides what was
-/// held, and the copy goes on until it is asked to stop.
-///
-/// ([`vutf8::Repairer`] does the same in one call per read, but writes each ill-formed part
-/// through a callback: on binary junk, where every byte is one, it is 14 times slower
-/// than the batched repair, and `vutf8 repair` would be slower than CPython.)
+/// `replace` on the whole stream: each read repaired by [`Repairer`] as soon as it is
+/// decided, exactly as `String::from_utf8_lossy` would on the whole input (a sequence that
+/// a read ends inside waits for the next). `replaced` counts the U+FFFD written so far. With
+/// `follow`, each end of the input (a file replaced or truncated) decides what was held,
+/// and the copy goes on until it is asked to stop.
 fn replace_stream(
     input: &mut dyn Read,
     out: &mut Output,
     name: &str,
     bom: BomPolicy,
     follow: bool,
-    replaced: &mut Replaced,
+    replaced: &mut u64,
 ) -> Result<(), Failure> {
-    let mut buf = vec![0u8; CHUNK + 3];
-    // `buf[..held]`: the bytes of the last read that were not decided yet.
-    let mut held = 0;
+    let mut buf = vec![0u8; CHUNK];
+    let mut repairer = Repairer::new();
+    let mut done = 0;
     let mut text = String::new();
     let mut started = false;
     loop {
-        let n = match input.read(&mut buf[held..]) {
+        let n = match input.read(&mut buf) {
             Ok(n) => n,
             Err(e) if is_wait(&e) => {
                 out.flush()?;
@@ -471,14 +443,20 @@ fn replace_stream(
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(Failure::Read(e)),
         };
+        text.clear();
         let end = n == 0;
-        let filled = held + n;
-        let decided = filled - if end { 0 } else { undecided(&buf[..filled]) };
-        let mut piece = &buf[..decided];
+        if end {
+            done += std::mem::take(&mut repairer).finish(&mut text);
+            *replaced = done;
+        } else {
+            repairer.push(&buf[..n], &mut text);
+            *replaced = done + repairer.replacements();
+        }
+        let mut piece = text.as_str();
         if !started && !piece.is_empty() {
             started = true;
-            // A signature is the valid bytes EF BB BF at the very start.
-            if let Some(rest) = piece.strip_prefix(&vutf8::UTF8_BOM[..]) {
+            // U+FEFF starts the text exactly when the input starts with the signature.
+            if let Some(rest) = piece.strip_prefix('\u{FEFF}') {
                 match bom {
                     BomPolicy::Strip => piece = rest,
                     BomPolicy::Report => signature_note(name),
@@ -486,37 +464,11 @@ fn replace_stream(
                 }
             }
         }
-        match vutf8::from_utf8(piece) {
-            Ok(_) => out.write(piece)?,
-            Err(e) => {
-                let (valid, rest) = piece.split_at(e.valid_up_to());
-                out.write(valid)?;
-                text.clear();
-                Policy::Replace.append_text(rest, &mut text);
-                if replaced.counting {
-                    replaced.count += vutf8::errors(rest).count() as u64;
-                }
-                replaced.any = true;
-                out.write(text.as_bytes())?;
-            }
-        }
-        buf.copy_within(decided..filled, 0);
-        held = filled - decided;
+        out.write(piece.as_bytes())?;
         if end && (!follow || follow::stop_requested()) {
             return out.flush();
         }
     }
-}
-
-/// What `replace` on the whole stream replaced.
-#[derive(Debug, Default)]
-struct Replaced {
-    /// Whether anything was.
-    any: bool,
-    /// Count the ill-formed parts (`--summary`).
-    counting: bool,
-    /// How many were, when counting.
-    count: u64,
 }
 
 #[cfg(test)]
@@ -562,22 +514,6 @@ mod tests {
         for bad in ["", "-1", "x", "1h", "NaN", "inf", "1e30"] {
             assert!(t(bad).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn what_waits_for_the_next_read() {
-        assert_eq!(undecided(b""), 0);
-        assert_eq!(undecided(b"abc"), 0);
-        assert_eq!(undecided("é".as_bytes()), 0);
-        assert_eq!(undecided(b"a\xC3"), 1);
-        assert_eq!(undecided(b"a\xE2\x82"), 2);
-        assert_eq!(undecided(b"\xF0\x9F\x98"), 3);
-        assert_eq!(undecided(b"\xF0\x9F\x98\x80"), 0);
-        // Already ill-formed: decided.
-        assert_eq!(undecided(b"\xE0\x80"), 0);
-        assert_eq!(undecided(b"\xFF"), 0);
-        assert_eq!(undecided(b"\xE2\x82\xC3"), 1);
-        assert_eq!(undecided(b"\x80\x80\x80"), 0);
     }
 
     #[test]
