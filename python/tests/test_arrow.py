@@ -186,7 +186,7 @@ def test_other_producers_get_the_capsule_objects() -> None:
 
 
 def test_bad_input() -> None:
-    with pytest.raises(TypeError, match="Arrow array or stream"):
+    with pytest.raises(TypeError, match="Arrow array, table or stream"):
         va.is_valid(b"bytes are not a column")
     with pytest.raises(TypeError, match="binary or string"):
         va.is_valid(pa.array([1, 2, 3]))

@@ -168,4 +168,6 @@ def test_bad_arguments() -> None:
         vutf8.line_verdicts(b"a", delimiter="\t")
     with pytest.raises(ValueError, match="unknown policy"):
         vutf8.repair(b"a", "latin-1")
-    assert vutf8.POLICIES == ("replace", "escape", "windows-1252", "drop", "strict")
+    assert vutf8.POLICIES == (
+        "replace", "escape", "windows-1252", "utf8-or-windows-1252", "drop", "strict"
+    )  # fmt: skip
