@@ -183,8 +183,13 @@ fn apply_one(chunk: &ArrayRef, kernel: Kernel<'_>, per: Per) -> Result<ArrayRef,
         return kernel(chunk.as_ref());
     };
     let values = dictionary.values();
-    let keys = dictionary.normalized_keys();
-    let key_of = |row: usize| chunk.is_valid(row).then(|| keys[row]);
+    let keys = keys_of(dictionary);
+    let key_of = |row: usize| {
+        chunk
+            .is_valid(row)
+            .then(|| keys.get(row).copied())
+            .flatten()
+    };
     match per {
         Per::Dictionary(policy) => {
             if policy == Policy::Strict {
@@ -241,6 +246,15 @@ fn apply_one(chunk: &ArrayRef, kernel: Kernel<'_>, per: Per) -> Result<ArrayRef,
     }
 }
 
+/// The keys of a dictionary array as indices into its values (arbitrary for null rows);
+/// none if it has no values (arrow-rs's `normalized_keys` panics there).
+fn keys_of(dictionary: &dyn arrow_array::AnyDictionaryArray) -> Vec<usize> {
+    if dictionary.values().is_empty() {
+        return Vec::new();
+    }
+    dictionary.normalized_keys()
+}
+
 /// A kernel's error as a Python exception; `chunk` is the array it came from, whose first
 /// row is row `first_row` of the column.
 fn array_error(py: Python<'_>, chunk: &ArrayRef, first_row: usize, e: Utf8ArrayError) -> PyErr {
@@ -276,7 +290,7 @@ fn row_value(array: &dyn Array, i: usize) -> Option<&[u8]> {
         return None;
     }
     if let Some(dictionary) = array.as_any_dictionary_opt() {
-        let key = *dictionary.normalized_keys().get(i)?;
+        let key = *keys_of(dictionary).get(i)?;
         return row_value(dictionary.values().as_ref(), key);
     }
     Some(match array.data_type() {

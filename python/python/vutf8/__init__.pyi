@@ -18,7 +18,24 @@ from vutf8._vutf8 import line_verdicts as line_verdicts
 from vutf8._vutf8 import repair as repair
 from vutf8._vutf8 import validate as validate
 
-__all__: list[str]
+__all__ = [
+    "DETACH_MIN",
+    "ERROR_HANDLERS",
+    "__version__",
+    "POLICIES",
+    "Utf8Error",
+    "Validator",
+    "arrow",
+    "backend",
+    "decode",
+    "invalid_lines",
+    "is_valid",
+    "line_verdicts",
+    "repair",
+    "validate",
+    "validate_file",
+    "validate_stream",
+]
 
 CHUNK_SIZE: Final[int]
 

@@ -62,6 +62,9 @@ def validate(data: Buffer) -> None:
 def decode(data: Buffer, errors: str = "strict") -> str:
     """`bytes(data).decode('utf-8', errors)`: the same str, or the same error."""
 
+def _portable(on: bool | None = None) -> bool:
+    """Tests only: force (True) or release (False) the portable way of making strings."""
+
 def backend() -> str:
     """The implementation chosen for this CPU: "avx512", "avx2", "sse4.2", "neon",
     "simd128" or "scalar"."""
