@@ -90,8 +90,6 @@ impl Handler {
 /// `vutf8.Utf8Error`, with vutf8's `kind` and `code_point` added). `errors` is the name of
 /// a handler: "strict", "replace", "backslashreplace", "surrogateescape" and "ignore" run
 /// in vutf8; any other is looked up and called by CPython, as `bytes.decode` does.
-#[pyfunction]
-#[pyo3(signature = (data, errors = "strict"))]
 pub fn decode<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyAny>,
@@ -109,7 +107,21 @@ pub fn decode<'py>(
     if bytes.is_empty() {
         return Ok(PyString::new(py, ""));
     }
+    // ASCII: one scan, then a copy, as CPython does.
+    if run(py, bytes, <[u8]>::is_ascii)? {
+        return make(py, bytes, Kind::Ascii, bytes.len(), |out, b| {
+            // SAFETY: `out` holds `b.len()` characters of one byte.
+            unsafe { std::ptr::copy_nonoverlapping(b.as_ptr(), out.ptr, b.len()) };
+            b.len()
+        });
+    }
     if let Some(shape) = run(py, bytes, shape_of_valid)? {
+        if shape.kind() >= Kind::Ucs2
+            && bytes.len() >= SPARSE_MIN
+            && (bytes.len() - shape.chars) * SPARSE < bytes.len()
+        {
+            return sparse(py, bytes, shape);
+        }
         return make(py, bytes, shape.kind(), shape.chars, |out, b| {
             // SAFETY: `b` is valid UTF-8 of `shape.chars` characters whose widest is of
             // `shape.kind()`, the kind and length of `out`.
@@ -150,6 +162,38 @@ fn cpython_decode<'py>(
     let made = unsafe { ffi::PyUnicode_DecodeUTF8(bytes.as_ptr().cast(), len, errors.as_ptr()) };
     // SAFETY: as above.
     Ok(unsafe { Bound::from_owned_ptr_or_err(py, made) }?.cast_into::<PyString>()?)
+}
+
+/// Valid text whose continuation bytes are fewer than 1 in `SPARSE` (mostly ASCII: German,
+/// French, logs) and that needs UCS-2 or UCS-4 is decoded by vutf8's own loop
+/// ([`decode_text`]: 16 ASCII bytes at a time), which is faster there than simdutf's UTF-16
+/// and UTF-32 transcoders; Latin-1 text, and denser text, by simdutf (docs/PYTHON.md has the
+/// measurements behind the choice).
+const SPARSE: usize = 16;
+
+/// Shorter inputs go to simdutf whatever their density: [`sparse`] makes its string 16
+/// characters longer and gives them back (`PyUnicode_Resize`), which costs more than the
+/// loop saves on a few hundred bytes.
+const SPARSE_MIN: usize = 1024;
+
+/// Valid `bytes` of `shape` decoded by [`decode_text`] into a string of the shape's kind.
+fn sparse<'py>(py: Python<'py>, bytes: &[u8], shape: Shape) -> PyResult<Bound<'py, PyString>> {
+    // The loop stores 16 characters at a time: room for them past the end, given back.
+    let new = NewStr::new(py, shape.kind(), shape.chars + BLOCK)?;
+    let out = new.out();
+    let mut at = Cursor::default();
+    let cursor = &mut at;
+    let wider = run(py, bytes, move |b| {
+        let out: Out = out;
+        // SAFETY: `b` is valid UTF-8 of `shape.chars` characters of the kind of `out`, which
+        // has room for them and 16 more.
+        unsafe { decode_damaged(out, b, Handler::Strict, cursor) }
+    })?;
+    assert!(
+        wider.is_none() && at.o == shape.chars,
+        "vutf8: the text is not the shape measured"
+    );
+    new.finish_len(shape.chars)
 }
 
 /// Makes a string of `chars` characters of `kind` and has `fill` write them from `bytes`
@@ -646,9 +690,179 @@ pub fn _portable(on: Option<bool>) -> bool {
     !crate::pystr::direct()
 }
 
+/// `vutf8.decode` as CPython sees it: a function of the fastest calling convention
+/// (`METH_FASTCALL | METH_KEYWORDS`) with its own reading of the arguments. A call of
+/// PyO3's own functions costs some 30 ns more than `bytes.decode`'s (its generic argument
+/// parsing, and the interpreter-state counter it keeps in thread-local storage), as much as
+/// decoding 100 bytes: for the 100-byte target of docs/PYTHON.md, `decode` does without.
+struct MethodDef(std::cell::UnsafeCell<ffi::PyMethodDef>);
+
+// SAFETY: CPython only reads the definition, with the GIL held.
+unsafe impl Sync for MethodDef {}
+
+/// The definition of `vutf8.decode` (its docstring starts with the signature that
+/// `inspect.signature` reads).
+static DECODE: MethodDef = MethodDef(std::cell::UnsafeCell::new(ffi::PyMethodDef {
+    ml_name: c"decode".as_ptr(),
+    ml_meth: ffi::PyMethodDefPointer {
+        PyCFunctionFastWithKeywords: decode_fast,
+    },
+    ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
+    ml_doc: c"decode($module, /, data, errors='strict')
+--
+
+The text of `data` (any object with the buffer protocol) decoded as UTF-8: the same `str`
+as `bytes(data).decode('utf-8', errors)`, or the same UnicodeDecodeError (a
+vutf8.Utf8Error, with vutf8's `kind` and `code_point` added). `errors` is the name of a
+handler: 'strict', 'replace', 'backslashreplace', 'surrogateescape' and 'ignore' run in
+vutf8; any other is looked up and called by CPython, as bytes.decode does."
+        .as_ptr(),
+}));
+
+/// The C function of `vutf8.decode`: `decode(data, errors='strict')`, positional or by
+/// keyword.
+///
+/// # Safety
+/// Called by CPython with the GIL held: `args` holds `nargs` positional arguments and then
+/// one value per name of the tuple `kwnames` (or null).
+unsafe extern "C" fn decode_fast(
+    _module: *mut ffi::PyObject,
+    args: *const *mut ffi::PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    // `decode(b)` of a short ASCII `bytes`: straight to the string.
+    if nargs == 1 && kwnames.is_null() {
+        // SAFETY: `args` holds one borrowed reference.
+        let data = unsafe { *args };
+        // SAFETY: `data` is a live object; `PyBytes_AsString` of a `bytes` (checked
+        // exactly: no subclass) is its buffer of `PyBytes_Size` bytes.
+        unsafe {
+            if ffi::PyBytes_CheckExact(data) != 0 {
+                let len = usize::try_from(ffi::PyBytes_Size(data)).unwrap_or(0);
+                let bytes =
+                    std::slice::from_raw_parts(ffi::PyBytes_AsString(data).cast::<u8>(), len);
+                if len < crate::buffer::DETACH_MIN && bytes.is_ascii() {
+                    if let Some(text) = crate::pystr::ascii(bytes) {
+                        return text;
+                    }
+                }
+            }
+        }
+    }
+    // SAFETY: CPython calls this with the GIL held.
+    let py = unsafe { Python::assume_attached() };
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        if nargs == 1 && kwnames.is_null() {
+            // SAFETY: `args` holds one borrowed reference.
+            let data = unsafe { Bound::from_borrowed_ptr(py, *args) };
+            return decode(py, &data, "strict");
+        }
+        // SAFETY: by this function's contract.
+        let (data, errors) = unsafe { arguments(py, args, nargs, kwnames) }?;
+        let errors = match errors {
+            Some(errors) => Some(errors.cast_into::<PyString>().map_err(|e| {
+                pyo3::exceptions::PyTypeError::new_err(format!(
+                    "decode() argument 'errors' must be str, not {}",
+                    crate::buffer::type_name(e.into_inner().as_any())
+                ))
+            })?),
+            None => None,
+        };
+        let errors = match &errors {
+            Some(errors) => errors.to_str()?,
+            None => "strict",
+        };
+        decode(py, &data, errors)
+    }));
+    match result {
+        Ok(Ok(text)) => text.into_ptr(),
+        Ok(Err(e)) => {
+            e.restore(py);
+            std::ptr::null_mut()
+        }
+        Err(_) => {
+            pyo3::exceptions::PyRuntimeError::new_err("vutf8: internal error in decode (a panic)")
+                .restore(py);
+            std::ptr::null_mut()
+        }
+    }
+}
+
+/// The arguments of a call of `decode`: `data` and, if given, `errors`.
+///
+/// # Safety
+/// As [`decode_fast`].
+unsafe fn arguments<'py>(
+    py: Python<'py>,
+    args: *const *mut ffi::PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut ffi::PyObject,
+) -> PyResult<(Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)> {
+    use pyo3::exceptions::PyTypeError;
+    use pyo3::types::PyTuple;
+    let positional = usize::try_from(nargs).unwrap_or(0);
+    if positional > 2 {
+        return Err(PyTypeError::new_err(format!(
+            "decode() takes at most 2 arguments ({positional} given)"
+        )));
+    }
+    // SAFETY: `args` holds `positional` borrowed references, then one per keyword.
+    let arg = |k: usize| unsafe { Bound::from_borrowed_ptr(py, *args.add(k)) };
+    let mut slots: [Option<Bound<'py, PyAny>>; 2] = [None, None];
+    for (k, slot) in slots.iter_mut().enumerate().take(positional) {
+        *slot = Some(arg(k));
+    }
+    if !kwnames.is_null() {
+        // SAFETY: `kwnames` is a tuple of str.
+        let names = unsafe { Bound::from_borrowed_ptr(py, kwnames) };
+        let names = names.cast::<PyTuple>()?;
+        for (k, name) in names.iter().enumerate() {
+            let name: String = name.extract()?;
+            let at = match name.as_str() {
+                "data" => 0,
+                "errors" => 1,
+                other => {
+                    return Err(PyTypeError::new_err(format!(
+                        "decode() got an unexpected keyword argument '{other}'"
+                    )))
+                }
+            };
+            if slots[at].is_some() {
+                return Err(PyTypeError::new_err(format!(
+                    "decode() got multiple values for argument '{name}'"
+                )));
+            }
+            slots[at] = Some(arg(positional + k));
+        }
+    }
+    let [data, errors] = slots;
+    let data = data
+        .ok_or_else(|| PyTypeError::new_err("decode() missing required argument 'data' (pos 1)"))?;
+    Ok((data, errors))
+}
+
+/// For the measurement behind the choice of transcoder (docs/PYTHON.md): valid `data`
+/// decoded by vutf8's own loop of [`decode_text`] (16 ASCII bytes at a time with SSE2, one
+/// character at a time otherwise) instead of simdutf. The same `str` as `decode`.
+#[pyfunction]
+pub fn _decode_own<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyString>> {
+    let input = Input::new(data)?;
+    damaged(py, input.bytes(), Handler::Ignore)
+}
+
 /// Adds `decode` to `m`, after probing how strings are made.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     crate::pystr::init(m.py());
-    m.add_function(wrap_pyfunction!(decode, m)?)?;
-    m.add_function(wrap_pyfunction!(_portable, m)?)
+    // SAFETY: `DECODE` lives as long as the process, and `m` is a live module.
+    let function = unsafe {
+        let made = ffi::PyCFunction_NewEx(DECODE.0.get(), m.as_ptr(), std::ptr::null_mut());
+        Bound::from_owned_ptr_or_err(m.py(), made)?
+    };
+    m.add("decode", function)?;
+    m.add_function(wrap_pyfunction!(_portable, m)?)?;
+    m.add_function(wrap_pyfunction!(_decode_own, m)?)
 }

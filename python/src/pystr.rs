@@ -292,6 +292,31 @@ pub struct Out {
 // handed over (`NewStr::finish`), which needs the GIL and happens after the writing.
 unsafe impl Send for Out {}
 
+/// The ASCII string of `bytes` (all ASCII), made directly when the probe has passed, in
+/// as few steps as CPython's own decoder takes (the common call on short text, where any
+/// step more shows): a new reference, or null with an exception set; `None` on the
+/// portable way.
+#[inline]
+pub fn ascii(bytes: &[u8]) -> Option<*mut ffi::PyObject> {
+    #[cfg(not(windows))]
+    if let Some(layout) = layout() {
+        let len = ffi::Py_ssize_t::try_from(bytes.len()).ok()?;
+        // SAFETY: a plain call; a new reference or null with an exception set.
+        let ptr = unsafe { PyUnicode_New(len, 0x7F) };
+        if !ptr.is_null() {
+            // SAFETY: the probe checked that an ASCII string keeps its `len` characters at
+            // `layout.ascii`, one byte each.
+            unsafe {
+                let data = ptr.cast::<u8>().add(layout.ascii);
+                std::ptr::copy_nonoverlapping(bytes.as_ptr(), data, bytes.len());
+            }
+        }
+        return Some(ptr);
+    }
+    let _ = bytes;
+    None
+}
+
 /// The error handler that lets lone surrogates through CPython's UTF-16 and UTF-32 decoders.
 const SURROGATEPASS: *const std::ffi::c_char = c"surrogatepass".as_ptr();
 

@@ -32,6 +32,8 @@ from typing import IO
 
 from vutf8._vutf8 import (
     DETACH_MIN,
+    ArrowArray,
+    ArrowChunkedArray,
     ERROR_HANDLERS,
     __version__,
     POLICIES,
@@ -48,6 +50,8 @@ from vutf8._vutf8 import (
 
 __all__ = [
     "DETACH_MIN",
+    "ArrowArray",
+    "ArrowChunkedArray",
     "ERROR_HANDLERS",
     "__version__",
     "POLICIES",

@@ -5,6 +5,8 @@ from typing import IO, Final
 
 from vutf8 import arrow as arrow
 from vutf8._vutf8 import DETACH_MIN as DETACH_MIN
+from vutf8._vutf8 import ArrowArray as ArrowArray
+from vutf8._vutf8 import ArrowChunkedArray as ArrowChunkedArray
 from vutf8._vutf8 import ERROR_HANDLERS as ERROR_HANDLERS
 from vutf8._vutf8 import __version__ as __version__
 from vutf8._vutf8 import POLICIES as POLICIES
@@ -20,6 +22,8 @@ from vutf8._vutf8 import validate as validate
 
 __all__ = [
     "DETACH_MIN",
+    "ArrowArray",
+    "ArrowChunkedArray",
     "ERROR_HANDLERS",
     "__version__",
     "POLICIES",
