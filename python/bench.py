@@ -227,7 +227,7 @@ def decode_summary(results: list[tuple[Case, list[float]]]) -> None:
     print("\nSummary (vutf8.decode / bytes.decode, higher is better):")
     long_non_ascii = [
         ratio(m) for c, m in decode
-        if c.name.startswith("decode: ") and "ASCII)" not in c.name and c.size >= 64 * KIB
+        if c.name.startswith("decode: ") and "(ASCII)" not in c.name and c.size >= 64 * KIB
     ]  # fmt: skip
     if long_non_ascii:
         print(f"  non-ASCII text of 64 KiB and more, geometric mean: {geomean(long_non_ascii):.2f}x")

@@ -15,8 +15,8 @@
 #     (target/wheel-test-venv) and the package's tests run there.
 #
 # Usage: scripts/python-wheels.sh [--test] [--no-aarch64] [--no-avx512]
-#   --no-avx512  the wheels without vutf8's AVX-512 backend (AVX2 at most: the build whose
-#                speed docs/PYTHON.md gives beside the default one)
+#   --no-avx512  the wheels without vutf8's and simdutf's AVX-512 code (AVX2 at most: the
+#                build whose speed docs/PYTHON.md gives beside the default one)
 # Environment: PYTHON (default python3, 3.11 or later).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,7 +30,11 @@ for arg in "$@"; do
     case "$arg" in
         --test) test=1 ;;
         --no-aarch64) aarch64=0 ;;
-        --no-avx512) features=(--no-default-features) ;;
+        --no-avx512)
+            features=(--no-default-features)
+            # simdutf's AVX-512 kernels too (it chooses at run time, as vutf8 does).
+            export CXXFLAGS="${CXXFLAGS:-} -DSIMDUTF_IMPLEMENTATION_ICELAKE=0"
+            ;;
         *) echo "python-wheels: unknown argument $arg" >&2; exit 2 ;;
     esac
 done

@@ -540,6 +540,33 @@ unsafe fn decode_text<T: Unit>(
                 o += BLOCK;
                 continue;
             }
+            // Isolated damage (Latin-1 text read as UTF-8): every other byte between ASCII
+            // bytes, none last, is an ill-formed part of one byte (a lead whose next byte
+            // is ASCII, or a byte that leads nothing), and for `replace` and
+            // `surrogateescape` one character: the block is written whole, those bytes
+            // then replaced. (Decoding starts afresh at `i`, so the byte before it does
+            // not matter.)
+            let one_char_parts = matches!(handler, Handler::Replace | Handler::SurrogateEscape);
+            if one_char_parts && high & 0x8000 == 0 && high & (high >> 1) == 0 {
+                // SAFETY: as above; each replaced character is one of the 16.
+                unsafe {
+                    T::widen16(src.add(i), dst.add(o));
+                    let mut bits = high;
+                    while bits != 0 {
+                        let k = bits.trailing_zeros() as usize;
+                        let c = if handler == Handler::Replace {
+                            0xFFFD
+                        } else {
+                            0xDC00 | u32::from(*src.add(i + k))
+                        };
+                        dst.add(o + k).write(T::of(c));
+                        bits &= bits - 1;
+                    }
+                }
+                i += BLOCK;
+                o += BLOCK;
+                continue;
+            }
             let ascii = high.trailing_zeros() as usize;
             // SAFETY: as above (the 16 are written, `ascii` of them kept).
             unsafe { T::widen16(src.add(i), dst.add(o)) };
@@ -731,9 +758,13 @@ unsafe extern "C" fn decode_fast(
     nargs: ffi::Py_ssize_t,
     kwnames: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
-    // `decode(b)` of a short ASCII `bytes`: straight to the string.
-    if nargs == 1 && kwnames.is_null() {
-        // SAFETY: `args` holds one borrowed reference.
+    // `decode(b)` or `decode(b, "name")` of a short ASCII `bytes`: straight to the string
+    // (valid text: the handler is not used, but must be a `str`, as for `bytes.decode`).
+    // SAFETY: `args` holds `nargs` borrowed references.
+    let named =
+        nargs == 1 || (nargs == 2 && unsafe { ffi::PyUnicode_CheckExact(*args.add(1)) } != 0);
+    if named && kwnames.is_null() {
+        // SAFETY: `args` holds at least one borrowed reference.
         let data = unsafe { *args };
         // SAFETY: `data` is a live object; `PyBytes_AsString` of a `bytes` (checked
         // exactly: no subclass) is its buffer of `PyBytes_Size` bytes.
@@ -753,10 +784,15 @@ unsafe extern "C" fn decode_fast(
     // SAFETY: CPython calls this with the GIL held.
     let py = unsafe { Python::assume_attached() };
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        if nargs == 1 && kwnames.is_null() {
-            // SAFETY: `args` holds one borrowed reference.
+        if named && kwnames.is_null() {
+            // SAFETY: `args` holds `nargs` borrowed references, the second a `str`.
             let data = unsafe { Bound::from_borrowed_ptr(py, *args) };
-            return decode(py, &data, "strict");
+            if nargs == 1 {
+                return decode(py, &data, "strict");
+            }
+            // SAFETY: as above.
+            let errors = unsafe { Bound::from_borrowed_ptr(py, *args.add(1)) };
+            return decode(py, &data, errors.cast_into::<PyString>()?.to_str()?);
         }
         // SAFETY: by this function's contract.
         let (data, errors) = unsafe { arguments(py, args, nargs, kwnames) }?;

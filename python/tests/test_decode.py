@@ -222,3 +222,18 @@ def test_a_numpy_object_array_is_refused_everywhere() -> None:
     for call in (vutf8.is_valid, vutf8.validate, vutf8.decode, vutf8.line_verdicts):
         with pytest.raises(TypeError, match="Python objects"):
             call(objects)
+
+
+def test_isolated_bytes_at_every_place_of_a_block() -> None:
+    """Latin-1 text read as UTF-8: every non-ASCII byte alone, or two apart, between ASCII
+    bytes, at each of the 16 places of the vector blocks and across them (the path that
+    writes a block whole and replaces its bytes), and next to a valid character."""
+    for byte in range(0x80, 0x100):
+        for at in range(0, 40):
+            for tail in (b"", b"z" * 30, "é".encode() + b"x" * 20):
+                for data in (
+                    b"a" * at + bytes([byte]) + b"b" * 20 + tail,
+                    b"a" * at + bytes([byte]) + b"c" + bytes([byte]) + b"d" * 17 + tail,
+                ):
+                    assert_same(data, "replace")
+                    assert_same(data, "surrogateescape")
