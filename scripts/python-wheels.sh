@@ -84,7 +84,7 @@ for wheel in "$dist"/*.whl; do
     size=$(stat -c %s "$wheel")
     report=$(auditwheel show "$wheel" 2>&1)
     arch=$(basename "$wheel" | sed -E 's/.*_(x86_64|aarch64)\.whl/\1/')
-    if ! grep -q "manylinux_2_17_$arch" <<<"$report"; then
+    if ! tr '\n' ' ' <<<"$report" | grep -q "platform tag: *\"manylinux_2_17_$arch\""; then
         say "FAIL: auditwheel does not give $(basename "$wheel") manylinux_2_17_$arch:"
         echo "$report"
         status=1
@@ -93,7 +93,8 @@ for wheel in "$dist"/*.whl; do
         say "FAIL: $(basename "$wheel") is $size bytes, over $max_bytes"
         status=1
     fi
-    say "$(basename "$wheel"): $size bytes; auditwheel: $(grep -o 'consistent with the following platform tag: "[^"]*"' <<<"$report" || echo '?')"
+    tag=$(tr '\n' ' ' <<<"$report" | grep -o 'platform tag: *"[^"]*"' | grep -o '"[^"]*"' || echo '?')
+    say "$(basename "$wheel"): $size bytes; auditwheel: $tag"
 done
 ls -l "$dist"
 

@@ -1,25 +1,29 @@
 //! `vutf8.decode(data, errors="strict")`: exactly `bytes(data).decode('utf-8', errors)`,
 //! the `str` made in its final PEP 393 form straight from the bytes (`pystr.rs`).
 //!
-//! Valid input (any handler): one pass over the bytes in pieces that stay in the L1 cache,
-//! each validated by vutf8 and, while it is there, measured (its largest byte gives the
-//! string's kind, its non-continuation bytes the number of characters); then the string of
-//! that kind and length is made and simdutf transcodes the bytes into its buffer
-//! (UTF-8 to Latin-1, UTF-16 or UTF-32; ASCII is copied).
+//! Valid input (any handler): pure ASCII is one scan and one copy. Other text takes one
+//! pass over the bytes in pieces that stay in the L1 cache, each validated by vutf8 and,
+//! while it is there, measured (its largest byte gives the string's kind, its
+//! non-continuation bytes the number of characters); then the string of that kind and
+//! length is made and its buffer filled: by simdutf (UTF-8 to Latin-1, UTF-16, UTF-32), or,
+//! for mostly-ASCII text that needs UCS-2 or UCS-4, by this file's own loop
+//! ([`decode_text`]), which is faster there (docs/PYTHON.md has the measurements).
 //!
 //! Invalid input: `strict` raises `vutf8.Utf8Error`, the `UnicodeDecodeError` that
-//! `bytes.decode` raises (`errors.rs`). The five handlers of CPython that the package
-//! implements itself (`Handler`) take one pass of `vutf8::errors` over the input, which
-//! finds every ill-formed part (the maximal subparts that CPython's decoder reports, one
-//! error each) and measures the valid runs between them; then the string is made and the
-//! runs are transcoded, each part replaced as the handler says. Any other handler name is
-//! CPython's own decoder (`PyUnicode_DecodeUTF8`), which looks the handler up
+//! `bytes.decode` raises (`errors.rs`). The other handlers of CPython that the package
+//! implements itself ([`Handler`]) take one pass of [`decode_text`], which decodes each
+//! sequence and replaces each ill-formed part (the maximal subpart, which CPython's decoder
+//! reports as one error) as the handler says, straight into the string. Any other handler
+//! name is CPython's own decoder (`PyUnicode_DecodeUTF8`), which looks the handler up
 //! (`codecs.lookup_error`) and calls it, as `bytes.decode` does.
 //!
 //! A `bytes` is read in place; any other buffer is first copied (one `memcpy`, without the
 //! GIL from `DETACH_MIN` on): the transcoder trusts the validation before it, and a buffer
 //! that another thread or process can write (a `bytearray`, an `mmap`) could change
 //! between the two, making the text longer than the string made for it.
+//!
+//! `vutf8.decode` is a C function of CPython's fastest calling convention ([`DECODE`]),
+//! not a PyO3 function, for the speed of short calls.
 //!
 //! Next: `pystr.rs` for how strings are made; `errors.rs` for the exception.
 
@@ -35,8 +39,8 @@ use crate::pystr::{Kind, NewStr, Out};
 /// Pieces of this many bytes are validated and measured while they are in the L1 cache.
 const PIECE: usize = 16 * 1024;
 
-/// Valid runs shorter than this are transcoded by [`scalar`] (a call into simdutf costs
-/// more than it saves on a few characters: damaged text is mostly such runs).
+/// Runs shorter than this are measured a byte at a time (a call of the vector code costs
+/// more than it saves on a few bytes).
 const SCALAR_BELOW: usize = 32;
 
 /// The handlers of `bytes.decode` that vutf8 implements itself.
@@ -115,12 +119,15 @@ pub fn decode<'py>(
             b.len()
         });
     }
+    if let Some(text) = optimistic(py, bytes)? {
+        return Ok(text);
+    }
     if let Some(shape) = run(py, bytes, shape_of_valid)? {
-        if shape.kind() >= Kind::Ucs2
-            && bytes.len() >= SPARSE_MIN
-            && (bytes.len() - shape.chars) * SPARSE < bytes.len()
-        {
-            return sparse(py, bytes, shape);
+        if shape.kind() >= Kind::Ucs2 && (bytes.len() - shape.chars) * SPARSE < bytes.len() {
+            if bytes.len() >= SPARSE_MIN {
+                return sparse(py, bytes, shape);
+            }
+            return sparse_short(py, bytes, shape);
         }
         return make(py, bytes, shape.kind(), shape.chars, |out, b| {
             // SAFETY: `b` is valid UTF-8 of `shape.chars` characters whose widest is of
@@ -165,15 +172,16 @@ fn cpython_decode<'py>(
 }
 
 /// Valid text whose continuation bytes are fewer than 1 in `SPARSE` (mostly ASCII: German,
-/// French, logs) and that needs UCS-2 or UCS-4 is decoded by vutf8's own loop
-/// ([`decode_text`]: 16 ASCII bytes at a time), which is faster there than simdutf's UTF-16
-/// and UTF-32 transcoders; Latin-1 text, and denser text, by simdutf (docs/PYTHON.md has the
-/// measurements behind the choice).
+/// French, English, logs) is decoded by vutf8's own loop ([`decode_text`]: 16 ASCII bytes at
+/// a time), which is faster there than simdutf, whose UTF-16 transcoder in particular is
+/// slow on such text; denser text by simdutf (docs/PYTHON.md has the measurements behind the
+/// choice). The look at the first 4 KiB ([`optimistic`]) decides; text it sends to simdutf
+/// that turns out sparse and UCS-2 overall goes to the loop after all ([`sparse`]).
 const SPARSE: usize = 16;
 
-/// Shorter inputs go to simdutf whatever their density: [`sparse`] makes its string 16
-/// characters longer and gives them back (`PyUnicode_Resize`), which costs more than the
-/// loop saves on a few hundred bytes.
+/// Shorter sparse inputs are decoded on the stack ([`sparse_short`]): [`sparse`] makes
+/// its string 16 characters longer and gives them back (`PyUnicode_Resize`), which costs
+/// more than the loop saves on a few hundred bytes.
 const SPARSE_MIN: usize = 1024;
 
 /// Valid `bytes` of `shape` decoded by [`decode_text`] into a string of the shape's kind.
@@ -194,6 +202,38 @@ fn sparse<'py>(py: Python<'py>, bytes: &[u8], shape: Shape) -> PyResult<Bound<'p
         "vutf8: the text is not the shape measured"
     );
     new.finish_len(shape.chars)
+}
+
+/// [`sparse`] for text shorter than [`SPARSE_MIN`]: decoded into a buffer on the stack,
+/// then copied into a string of the exact length (no slack to give back).
+fn sparse_short<'py>(
+    py: Python<'py>,
+    bytes: &[u8],
+    shape: Shape,
+) -> PyResult<Bound<'py, PyString>> {
+    debug_assert!(bytes.len() < SPARSE_MIN);
+    let mut buffer = [std::mem::MaybeUninit::<u32>::uninit(); SPARSE_MIN + BLOCK];
+    let kind = shape.kind();
+    let staged = Out {
+        ptr: buffer.as_mut_ptr().cast::<u8>(),
+        kind,
+        len: shape.chars + BLOCK,
+    };
+    let mut at = Cursor::default();
+    // SAFETY: `bytes` is valid UTF-8 of `shape.chars` characters (fewer than its length,
+    // under `SPARSE_MIN`) of `kind`; the buffer has room for them and 16 more, of any width.
+    let wider = unsafe { decode_damaged(staged, bytes, Handler::Strict, &mut at) };
+    assert!(
+        wider.is_none() && at.o == shape.chars,
+        "vutf8: the text is not the shape measured"
+    );
+    let new = NewStr::new(py, kind, shape.chars)?;
+    // SAFETY: the first `shape.chars` characters of `staged` are written, and `new` has room
+    // for as many of the same width.
+    unsafe {
+        std::ptr::copy_nonoverlapping(staged.ptr, new.out().ptr, shape.chars * kind.width());
+    }
+    new.finish()
 }
 
 /// Makes a string of `chars` characters of `kind` and has `fill` write them from `bytes`
@@ -414,6 +454,18 @@ unsafe fn fill_valid(out: Out, bytes: &[u8]) -> usize {
 /// characters so far are copied into it widened, and decoding goes on there; at the end the
 /// string is cut to its length (`PyUnicode_Resize`, which gives the tail back in place).
 fn damaged<'py>(py: Python<'py>, bytes: &[u8], handler: Handler) -> PyResult<Bound<'py, PyString>> {
+    let made = decode_into(py, bytes, handler, handler.kind())?;
+    Ok(made.expect("only `strict` stops at an error"))
+}
+
+/// The loop of [`damaged`], from a string of `kind`: `None` if `handler` is `Strict` and
+/// the text has an error (valid text with `Strict` is how [`optimistic`] decodes).
+fn decode_into<'py>(
+    py: Python<'py>,
+    bytes: &[u8],
+    handler: Handler,
+    mut kind: Kind,
+) -> PyResult<Option<Bound<'py, PyString>>> {
     let per_byte = if handler == Handler::BackslashReplace {
         4
     } else {
@@ -424,7 +476,6 @@ fn damaged<'py>(py: Python<'py>, bytes: &[u8], handler: Handler) -> PyResult<Bou
         .checked_mul(per_byte)
         .and_then(|n| n.checked_add(BLOCK))
         .ok_or_else(|| PyValueError::new_err("vutf8: input too long"))?;
-    let mut kind = handler.kind();
     let mut new = NewStr::new(py, kind, room)?;
     let mut at = Cursor::default();
     loop {
@@ -437,8 +488,11 @@ fn damaged<'py>(py: Python<'py>, bytes: &[u8], handler: Handler) -> PyResult<Bou
             unsafe { decode_damaged(out, bytes, handler, cursor) }
         })?;
         let Some(c) = step else {
-            return new.finish_len(at.o);
+            return new.finish_len(at.o).map(Some);
         };
+        if c == INVALID {
+            return Ok(None);
+        }
         let wider = Kind::of_char(c).max(kind);
         let next = NewStr::new(py, wider, room)?;
         // SAFETY: `new` holds `at.o` characters of `kind`, and `next` has room for them.
@@ -447,6 +501,35 @@ fn damaged<'py>(py: Python<'py>, bytes: &[u8], handler: Handler) -> PyResult<Bou
         kind = wider;
     }
 }
+
+/// What [`decode_text`] returns when `Strict` meets an ill-formed sequence (above every
+/// character, so never a character that does not fit).
+const INVALID: u32 = u32::MAX;
+
+/// Text that is not ASCII, decoded without measuring it first, when a look at its start
+/// says vutf8's loop is the faster transcoder for it (see [`SPARSE`]): its first 4 KiB have
+/// fewer continuation bytes than 1 in `SPARSE`. The loop validates as it decodes, and
+/// widens the string when a character needs it; `None` if the text turns out to be
+/// invalid (or the look says no), and the caller goes on as for any other text.
+fn optimistic<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Option<Bound<'py, PyString>>> {
+    let look = &bytes[..bytes.len().min(PROBE)];
+    let continuation = look.iter().filter(|&&b| is_continuation(b)).count();
+    if bytes.len() < SPARSE_MIN || continuation * SPARSE >= look.len() {
+        return Ok(None);
+    }
+    // Not ASCII (the caller checked), so valid text is Latin-1 at least; wider when the look
+    // has a lead byte of a character beyond Latin-1 (C4 and above, or an invalid byte:
+    // then the text is invalid and the kind does not matter).
+    let kind = if largest(look) >= 0xC4 {
+        Kind::Ucs2
+    } else {
+        Kind::Latin1
+    };
+    decode_into(py, bytes, Handler::Strict, kind)
+}
+
+/// The bytes [`optimistic`] looks at.
+const PROBE: usize = 4096;
 
 /// Where [`decode_damaged`] is: the next byte to read, the next character to write.
 #[derive(Clone, Copy, Debug, Default)]
@@ -602,7 +685,8 @@ unsafe fn decode_text<T: Unit>(
                         put!(u32::from(HEX[usize::from(b & 15)]));
                     }
                 }
-                Handler::Ignore | Handler::Strict => {}
+                Handler::Ignore => {}
+                Handler::Strict => break Some(INVALID),
             },
         }
         i += len;
@@ -890,6 +974,23 @@ pub fn _decode_own<'py>(
     damaged(py, input.bytes(), Handler::Ignore)
 }
 
+/// For the same measurement: valid `data` decoded by simdutf whatever its density (what
+/// `decode` does for dense text). The same `str` as `decode`.
+#[pyfunction]
+pub fn _decode_simdutf<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyString>> {
+    let input = Input::new(data)?;
+    let bytes = input.bytes();
+    let shape = run(py, bytes, shape_of_valid)?
+        .ok_or_else(|| PyValueError::new_err("_decode_simdutf takes valid UTF-8 only"))?;
+    make(py, bytes, shape.kind(), shape.chars, |out, b| {
+        // SAFETY: `b` is valid UTF-8 of `shape.chars` characters of `shape.kind()`.
+        unsafe { fill_valid(out, b) }
+    })
+}
+
 /// Adds `decode` to `m`, after probing how strings are made.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     crate::pystr::init(m.py());
@@ -900,5 +1001,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     };
     m.add("decode", function)?;
     m.add_function(wrap_pyfunction!(_portable, m)?)?;
-    m.add_function(wrap_pyfunction!(_decode_own, m)?)
+    m.add_function(wrap_pyfunction!(_decode_own, m)?)?;
+    m.add_function(wrap_pyfunction!(_decode_simdutf, m)?)
 }

@@ -68,6 +68,9 @@ def _portable(on: bool | None = None) -> bool:
 def _decode_own(data: Buffer) -> str:
     """Measurements only: valid `data` decoded by vutf8's own loop instead of simdutf."""
 
+def _decode_simdutf(data: Buffer) -> str:
+    """Measurements only: valid `data` decoded by simdutf whatever its density."""
+
 def backend() -> str:
     """The implementation chosen for this CPU: "avx512", "avx2", "sse4.2", "neon",
     "simd128" or "scalar"."""
