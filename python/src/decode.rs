@@ -512,9 +512,12 @@ const INVALID: u32 = u32::MAX;
 /// widens the string when a character needs it; `None` if the text turns out to be
 /// invalid (or the look says no), and the caller goes on as for any other text.
 fn optimistic<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Option<Bound<'py, PyString>>> {
+    if bytes.len() < SPARSE_MIN {
+        return Ok(None);
+    }
     let look = &bytes[..bytes.len().min(PROBE)];
     let continuation = look.iter().filter(|&&b| is_continuation(b)).count();
-    if bytes.len() < SPARSE_MIN || continuation * SPARSE >= look.len() {
+    if continuation * SPARSE >= look.len() {
         return Ok(None);
     }
     // Not ASCII (the caller checked), so valid text is Latin-1 at least; wider when the look
