@@ -1,11 +1,20 @@
 """vutf8 for Python against what Python programs use today, on real text and real logs.
 
-    python python/bench.py [--corpus DIR] [--logs DIR] [--runs N] [--alone]
+    python python/bench.py [--corpus DIR] [--logs DIR] [--runs N] [--alone] [--only PART]
 
 Prints one table (the CPU, vutf8's backend, the library versions; per case the median time
 of one call over N interleaved runs, the throughput, and the speed relative to the case's
 baseline, the first contender):
 
+- decoding (`--only decode`): `vutf8.decode(b, errors)` against `b.decode('utf-8', errors)`
+  on valid real text (100 bytes, 64 KiB, the whole file; ASCII and four scripts) and on
+  damaged text (real Latin-1 text, 8 MiB of seeded random bytes) with the handlers
+  `replace`, `backslashreplace`, `surrogateescape` and `ignore`, then the geometric means
+  that the targets of docs/PYTHON.md are about;
+- the transcoder (`--only transcoder`): valid text decoded by simdutf's UTF-8 to Latin-1,
+  UTF-16 and UTF-32 (`_vutf8._decode_simdutf`), by vutf8's own loop (`_vutf8._decode_own`)
+  and by `vutf8.decode`, which chooses between them: the measurement behind the choice in
+  docs/PYTHON.md;
 - one buffer: `vutf8.is_valid` and `vutf8.validate` against `bytes.decode('utf-8')` and
   `str(b, 'utf-8')`, on 100 bytes and on 64 KiB and whole files of real non-ASCII text
   (target/real-corpus, from scripts/real-corpus.sh);
@@ -24,7 +33,9 @@ as one library alone in a process would run: the figures to compare with a peer'
 from __future__ import annotations
 
 import argparse
+import math
 import platform
+import random
 import statistics
 import sys
 import timeit
@@ -138,6 +149,105 @@ def text_cases(corpus: Path) -> list[Case]:
             label = f"{name}, {len(data):,} B ({non_ascii_share(data):.0%} non-ASCII)"
             cases.append(Case(label, len(data), buffer_contenders(data)))
     return cases
+
+
+DECODE_TEXTS = TEXTS + [("en text (ASCII)", "text/debian-reference.en.txt")]
+HANDLERS = ["replace", "backslashreplace", "surrogateescape", "ignore"]
+
+
+def decode_cases(corpus: Path) -> list[Case]:
+    """`vutf8.decode` against `bytes.decode` on valid real text and on damaged text."""
+    cases = []
+    for name, rel in DECODE_TEXTS:
+        path = corpus / rel
+        if not path.is_file():
+            print(f"bench: {path} not found (scripts/real-corpus.sh), skipped", file=sys.stderr)
+            continue
+        whole = path.read_bytes()
+        for size in (100, 64 * KIB, len(whole)):
+            data = valid_prefix(whole[middle(whole) :] if size == 100 else whole, size)
+            data = data.decode("utf-8", "ignore").encode()  # (an ASCII file: a few stray bytes)
+            label = f"decode: {name}, {len(data):,} B ({non_ascii_share(data):.0%} non-ASCII)"
+            cases.append(Case(label, len(data), decode_contenders(data, "strict")))
+    latin1 = corpus / "damaged" / "manpages-de.latin1.man"
+    damaged = []
+    if latin1.is_file():
+        damaged.append(("real Latin-1 text (German man pages)", latin1.read_bytes()))
+    rng = random.Random(74)
+    damaged.append(("random bytes", rng.randbytes(8 << 20)))
+    for name, data in damaged:
+        for errors in HANDLERS:
+            label = f"decode {errors}: {name}, {len(data):,} B"
+            cases.append(Case(label, len(data), decode_contenders(data, errors)))
+    return cases
+
+
+def transcoder_cases(corpus: Path) -> list[Case]:
+    """simdutf against vutf8's own loop, on valid real text of each kind."""
+    cases = []
+    for name, rel in DECODE_TEXTS:
+        path = corpus / rel
+        if not path.is_file():
+            continue
+        whole = path.read_bytes().decode("utf-8", "ignore").encode()
+        for size in (64 * KIB, len(whole)):
+            data = valid_prefix(whole, size)
+            label = f"transcoder: {name}, {len(data):,} B ({non_ascii_share(data):.0%} non-ASCII)"
+            cases.append(Case(label, len(data), transcoder_contenders(data)))
+    return cases
+
+
+def transcoder_contenders(data: bytes) -> list[Contender]:
+    from vutf8 import _vutf8
+
+    assert _vutf8._decode_own(data) == _vutf8._decode_simdutf(data) == data.decode()
+    return [
+        Contender("bytes.decode('utf-8')", lambda: data.decode("utf-8")),
+        Contender("simdutf", lambda: _vutf8._decode_simdutf(data)),
+        Contender("vutf8's own loop", lambda: _vutf8._decode_own(data)),
+        Contender("vutf8.decode (the choice)", lambda: vutf8.decode(data)),
+    ]
+
+
+def decode_contenders(data: bytes, errors: str) -> list[Contender]:
+    assert vutf8.decode(data, errors) == data.decode("utf-8", errors)
+    return [
+        Contender(f"bytes.decode('utf-8', {errors!r})", lambda: data.decode("utf-8", errors)),
+        Contender(f"vutf8.decode(b, {errors!r})", lambda: vutf8.decode(data, errors)),
+    ]
+
+
+def decode_summary(results: list[tuple[Case, list[float]]]) -> None:
+    """The geometric means the targets are about: non-ASCII text of 64 KiB and more, each
+    handler on damaged text, and the smallest ratio on ASCII and 100-byte text."""
+    def ratio(medians: list[float]) -> float:
+        return medians[0] / medians[1]
+
+    decode = [(c, m) for c, m in results if c.name.startswith("decode")]
+    if not decode:
+        return
+    print("\nSummary (vutf8.decode / bytes.decode, higher is better):")
+    long_non_ascii = [
+        ratio(m) for c, m in decode
+        if c.name.startswith("decode: ") and "(ASCII)" not in c.name and c.size >= 64 * KIB
+    ]  # fmt: skip
+    if long_non_ascii:
+        print(f"  non-ASCII text of 64 KiB and more, geometric mean: {geomean(long_non_ascii):.2f}x")
+    for errors in HANDLERS:
+        ratios = [ratio(m) for c, m in decode if c.name.startswith(f"decode {errors}:")]
+        if ratios:
+            each = ", ".join(f"{r:.1f}x" for r in ratios)
+            print(f"  {errors} on damaged text: {each} (geometric mean {geomean(ratios):.2f}x)")
+    small = [ratio(m) for c, m in decode if c.name.startswith("decode: ") and c.size <= 100]
+    ascii_text = [ratio(m) for c, m in decode if "(ASCII)" in c.name]
+    if small:
+        print(f"  100-byte text, lowest: {min(small):.2f}x")
+    if ascii_text:
+        print(f"  ASCII text, lowest: {min(ascii_text):.2f}x")
+
+
+def geomean(values: list[float]) -> float:
+    return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
 def buffer_contenders(data: bytes) -> list[Contender]:
@@ -262,6 +372,12 @@ def main() -> None:
         help="time each contender's runs together, not interleaved with the others' (what"
         " one library alone in a process sees: its data stays in the caches)",
     )
+    parser.add_argument(
+        "--only",
+        choices=["all", "decode", "transcoder", "validate", "arrow", "lines"],
+        default="all",
+        help="one part of the comparison",
+    )
     args = parser.parse_args()
     print(f"CPU: {cpu_model()}; vutf8 backend: {vutf8.backend()}")
     print(
@@ -270,9 +386,21 @@ def main() -> None:
         " the last column: speed relative to the"
         " first line of each case"
     )
-    cases = text_cases(args.corpus) + arrow_cases(args.logs) + line_cases(args.logs)
-    for case in cases:
-        print_case(case, median_times(case, args.runs, args.alone))
+    parts = {
+        "decode": lambda: decode_cases(args.corpus),
+        "transcoder": lambda: transcoder_cases(args.corpus),
+        "validate": lambda: text_cases(args.corpus),
+        "arrow": lambda: arrow_cases(args.logs),
+        "lines": lambda: line_cases(args.logs),
+    }
+    results = []
+    for part, make in parts.items():
+        if args.only in ("all", part):
+            for case in make():
+                medians = median_times(case, args.runs, args.alone)
+                print_case(case, medians)
+                results.append((case, medians))
+    decode_summary(results)
 
 
 if __name__ == "__main__":

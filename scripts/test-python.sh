@@ -2,7 +2,7 @@
 # The Python package (python/, docs/PYTHON.md) from scratch, the one command CI and
 # python/README.md call:
 #  1. a fresh virtual environment (target/python-venv, removed and made again) with pinned
-#     maturin, pytest, Hypothesis, pyarrow, Polars and NumPy;
+#     maturin, pytest, Hypothesis, pyarrow, Polars, NumPy and mypy (the stubs' check);
 #  2. the wheel, built once, in release (target/wheels), with clippy as the compiler of
 #     the workspace's crates (RUSTC_WORKSPACE_WRAPPER=clippy-driver, warnings denied), so
 #     the lint check is the same compilation as the build: nothing is compiled twice;
@@ -34,7 +34,7 @@ rm -rf "$venv"
 "$python" -m venv "$venv"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
     maturin==1.16.0 pytest==9.2.0 hypothesis==6.170.17 \
-    pyarrow==26.0.1 polars==2.1.0 numpy==2.4.6
+    pyarrow==26.0.1 polars==2.1.0 numpy==2.4.6 mypy==2.4.1
 phase "venv and pinned tools"
 
 rm -f target/wheels/vutf8-*.whl

@@ -14,7 +14,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use pyo3::buffer::PyUntypedBuffer;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -46,6 +46,15 @@ impl<'a> Input<'a> {
             return Ok(Input::Bytes(bytes.as_bytes()));
         }
         let buffer = PyUntypedBuffer::get(obj)?;
+        if holds_objects(buffer.format().to_bytes()) {
+            return Err(PyTypeError::new_err(format!(
+                "a bytes-like object is required, not a {} of Python objects (buffer format \
+                 {:?}): its bytes are the objects' addresses; pass bytes (b''.join(...)) or \
+                 one element",
+                type_name(obj),
+                buffer.format().to_string_lossy()
+            )));
+        }
         if !buffer.is_c_contiguous() {
             return Err(PyValueError::new_err(format!(
                 "vutf8 reads buffers without copying them, and this {} is not C-contiguous \
@@ -72,6 +81,20 @@ impl<'a> Input<'a> {
             Err(_) => PyBytes::new(obj.py(), self.bytes()),
         }
     }
+}
+
+/// Whether a buffer of struct-module `format` holds Python objects (the code `O`, e.g. a
+/// NumPy array of `dtype=object`), whose bytes are pointers: `bytes(x)` reads them, but no
+/// text is there, and what they are depends on addresses. Field names (`:name:`) are
+/// skipped.
+fn holds_objects(format: &[u8]) -> bool {
+    let mut in_name = false;
+    format.iter().any(|&c| {
+        if c == b':' {
+            in_name = !in_name;
+        }
+        !in_name && c == b'O'
+    })
 }
 
 /// The bytes of a C-contiguous buffer.

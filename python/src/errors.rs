@@ -61,6 +61,10 @@ pub struct Span {
     pub end: usize,
     /// CPython's reason.
     pub reason: &'static str,
+    /// Where `start` is in the whole stream (`stream_offset`): `start` itself, except for
+    /// `Validator`'s errors, whose positions are those of the chunk (with the bytes held
+    /// back from earlier chunks before it), as CPython's incremental decoder gives them.
+    pub stream_offset: u64,
 }
 
 impl Span {
@@ -74,6 +78,7 @@ impl Span {
             start,
             end,
             reason: cpython_reason(first_byte, error.error_len()),
+            stream_offset: start as u64,
         }
     }
 
@@ -94,15 +99,24 @@ impl Span {
         }
     }
 
-    /// Sets vutf8's details (`kind`, `code_point`) on the exception `value`.
+    /// Sets vutf8's details (`kind`, `code_point`, `stream_offset`) on the exception
+    /// `value`.
     fn add_details(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
         let py = value.py();
         value.setattr(intern!(py, "kind"), self.error.kind().description())?;
-        value.setattr(intern!(py, "code_point"), self.error.code_point())
+        value.setattr(intern!(py, "code_point"), self.error.code_point())?;
+        value.setattr(intern!(py, "stream_offset"), self.stream_offset)
     }
 }
 
-/// Adds `Utf8Error` to the module.
+/// Adds `Utf8Error` to the module, with a default (`None`) for each attribute vutf8 adds,
+/// so that every instance has them, also one made by other code or unpickled from an
+/// older version.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("Utf8Error", m.py().get_type::<Utf8Error>())
+    let py = m.py();
+    let class = py.get_type::<Utf8Error>();
+    for name in ["kind", "code_point", "row", "stream_offset"] {
+        class.setattr(name, py.None())?;
+    }
+    m.add("Utf8Error", class)
 }

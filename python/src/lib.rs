@@ -6,11 +6,15 @@
 //! Where things are, from the top down (each file imports only from those below it):
 //!
 //! - `arrow.rs`: `arrow_is_valid`, `arrow_error_offsets`, `arrow_error_reasons`,
-//!   `arrow_to_string`: Arrow columns through the kernels of `vutf8-arrow`;
+//!   `arrow_to_string`: Arrow columns (a table's by name) through the kernels of
+//!   `vutf8-arrow`;
+//! - `capsule.rs`: the Arrow PyCapsule interface, imported and exported;
 //! - `records.rs`: `line_verdicts`, `invalid_lines`, `repair`: every line of a buffer;
+//! - `decode.rs`: `decode`, `bytes.decode('utf-8', errors)` made fast;
 //! - `validate.rs`: `is_valid`, `validate`, `backend`: one buffer, one verdict;
 //! - `stream.rs`: `Validator`, a stream in chunks;
 //! - `errors.rs`: `Utf8Error` and the one mapping to CPython's start, end and reason;
+//! - `pystr.rs`: `str` objects made in their final PEP 393 form;
 //! - `buffer.rs`: the bytes of any buffer without a copy, and the rule for releasing the GIL.
 
 #![deny(missing_docs)]
@@ -18,7 +22,10 @@
 
 mod arrow;
 mod buffer;
+mod capsule;
+mod decode;
 mod errors;
+mod pystr;
 mod records;
 mod stream;
 mod validate;
@@ -30,6 +37,7 @@ use pyo3::prelude::*;
 fn _vutf8(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     validate::register(m)?;
+    decode::register(m)?;
     records::register(m)?;
     stream::register(m)?;
     arrow::register(m)?;

@@ -16,6 +16,7 @@ use std::borrow::Cow;
 use vutf8::records::{lines, split, DelimiterError, Policy, Records};
 
 use crate::buffer::{run, type_name, Input};
+use crate::decode::{repaired_text, Handler};
 use crate::validate::check;
 
 /// How a buffer is cut into records.
@@ -88,13 +89,15 @@ pub fn line_verdicts(
 }
 
 /// The indices (from 0) of the records of `data` that are not valid UTF-8, in order: the
-/// records of `line_verdicts`, for buffers where few lines are damaged.
+/// records of `line_verdicts`, for buffers where few lines are damaged. With `offsets`,
+/// the byte offset in `data` where each such record starts, instead of its index.
 #[pyfunction]
-#[pyo3(signature = (data, delimiter = None))]
+#[pyo3(signature = (data, delimiter = None, *, offsets = false))]
 pub fn invalid_lines(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     delimiter: Option<&Bound<'_, PyAny>>,
+    offsets: bool,
 ) -> PyResult<Vec<usize>> {
     let framing = Framing::from_py(delimiter)?;
     let input = Input::new(data)?;
@@ -102,7 +105,7 @@ pub fn invalid_lines(
         let records = framing.records(bytes)?.enumerate();
         Ok(records
             .filter(|(_, r)| !r.is_valid())
-            .map(|(i, _)| i)
+            .map(|(i, r)| if offsets { r.offset() } else { i })
             .collect())
     })?
     .map_err(delimiter_error)
@@ -112,12 +115,16 @@ pub fn invalid_lines(
 /// its line end (`\n`, `\r\n`, the delimiter, or none for a last record without one):
 ///
 /// - "replace": each ill-formed part becomes U+FFFD, as `line.decode('utf-8', 'replace')`;
-/// - "escape": each byte of each ill-formed part becomes `\xNN`, as `'backslashreplace'`;
+/// - "escape" or "backslashreplace": each byte of each ill-formed part becomes `\xNN`, as
+///   `line.decode('utf-8', 'backslashreplace')`;
+/// - "ignore": the ill-formed parts are left out, as `line.decode('utf-8', 'ignore')`;
 /// - "windows-1252": an invalid record is decoded whole as windows-1252 (the WHATWG table);
+/// - "utf8-or-windows-1252": each ill-formed part is decoded as windows-1252;
 /// - "drop": an invalid record is left out, with its line end;
 /// - "strict": raises the `vutf8.Utf8Error` of the first error, as `validate(data)` does.
 ///
-/// Valid input comes back unchanged (the same object when it is `bytes`).
+/// Valid input comes back unchanged (the same object when it is `bytes`). "surrogateescape"
+/// is refused: lone surrogates have no UTF-8 (`decode` gives them in a `str`).
 #[pyfunction]
 #[pyo3(signature = (data, policy = "replace", delimiter = None))]
 pub fn repair<'py>(
@@ -126,35 +133,83 @@ pub fn repair<'py>(
     policy: &str,
     delimiter: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let policy = policy_named(policy)?;
+    let policy = repair_named(policy)?;
     let framing = Framing::from_py(delimiter)?;
     let input = Input::new(data)?;
     if run(py, input.bytes(), vutf8::is_valid)? {
         return Ok(input.to_py_bytes(data));
     }
-    if policy == Policy::Strict {
+    if policy == Repair::Policy(Policy::Strict) {
         check(py, &input, data)?;
     }
     let text = run(py, input.bytes(), |bytes| repaired(bytes, framing, policy))?;
     Ok(PyBytes::new(py, &text.map_err(delimiter_error)?))
 }
 
-/// The policy called `name` (`vutf8::records::Policy::name`), or a `ValueError`.
+/// What `repair` does with an invalid record: one of vutf8's policies, or CPython's
+/// `ignore` (the ill-formed parts left out, the rest of the record kept).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Repair {
+    /// `vutf8::records::Policy`.
+    Policy(Policy),
+    /// `bytes.decode('utf-8', 'ignore')` per record.
+    Ignore,
+}
+
+impl Repair {
+    /// The text of `record` (not valid UTF-8), `None` when it is left out.
+    fn text(self, record: &[u8]) -> Option<Cow<'_, str>> {
+        match self {
+            Repair::Policy(policy) => policy.text(record),
+            Repair::Ignore => repaired_text(record, Handler::Ignore).map(Cow::Owned),
+        }
+    }
+}
+
+/// The handler names of CPython that name a policy too: `backslashreplace` is `escape`;
+/// `strict` and `replace` are the same words.
+fn cpython_alias(name: &str) -> &str {
+    match name {
+        "backslashreplace" => "escape",
+        other => other,
+    }
+}
+
+/// The policy called `name` (`vutf8::records::Policy::name`, or a CPython handler name
+/// that means one), or a `ValueError`.
 pub fn policy_named(name: &str) -> PyResult<Policy> {
-    Policy::from_name(name).ok_or_else(|| {
-        let names: Vec<&str> = Policy::ALL.iter().map(|p| p.name()).collect();
-        PyValueError::new_err(format!(
-            "unknown policy {name:?}: expected one of {}",
-            names.join(", ")
-        ))
-    })
+    Policy::from_name(cpython_alias(name)).ok_or_else(|| unknown_policy(name))
+}
+
+/// What `repair` does for the policy or handler called `name`, or a `ValueError`.
+pub fn repair_named(name: &str) -> PyResult<Repair> {
+    if name == "ignore" {
+        return Ok(Repair::Ignore);
+    }
+    policy_named(name).map(Repair::Policy)
+}
+
+/// The `ValueError` of a name that is no policy.
+fn unknown_policy(name: &str) -> PyErr {
+    if name == "surrogateescape" {
+        return PyValueError::new_err(
+            "policy \"surrogateescape\" writes lone surrogates, which UTF-8 cannot hold: \
+             use vutf8.decode(data, \"surrogateescape\") for a str",
+        );
+    }
+    let names: Vec<&str> = Policy::ALL.iter().map(|p| p.name()).collect();
+    PyValueError::new_err(format!(
+        "unknown policy {name:?}: expected one of {}, or CPython's \"backslashreplace\" \
+         (escape) and \"ignore\" where bytes are written",
+        names.join(", ")
+    ))
 }
 
 /// Every record of `bytes` under `policy` (not `Strict`: its refusals are left out here),
 /// each followed by its line end: the bytes up to where the next record starts
 /// (`Records::remaining`), so that no byte is searched twice. A record the policy leaves
 /// out (`Drop`) goes with its line end.
-fn repaired(bytes: &[u8], framing: Framing, policy: Policy) -> Result<Vec<u8>, DelimiterError> {
+fn repaired(bytes: &[u8], framing: Framing, policy: Repair) -> Result<Vec<u8>, DelimiterError> {
     let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 8);
     let mut records = framing.records(bytes)?;
     while let Some(record) = records.next() {
@@ -171,11 +226,16 @@ fn repaired(bytes: &[u8], framing: Framing, policy: Policy) -> Result<Vec<u8>, D
     Ok(out)
 }
 
-/// Adds the functions of this module to `m`, and `POLICIES`, the policies' names (a tuple).
+/// Adds the functions of this module to `m`, `POLICIES` (vutf8's policies' names) and
+/// `ERROR_HANDLERS` (CPython's handlers that vutf8 runs itself), as tuples.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(line_verdicts, m)?)?;
     m.add_function(wrap_pyfunction!(invalid_lines, m)?)?;
     m.add_function(wrap_pyfunction!(repair, m)?)?;
     let names = Policy::ALL.iter().map(|p| p.name());
-    m.add("POLICIES", PyTuple::new(m.py(), names)?)
+    m.add("POLICIES", PyTuple::new(m.py(), names)?)?;
+    m.add(
+        "ERROR_HANDLERS",
+        PyTuple::new(m.py(), crate::decode::HANDLER_NAMES)?,
+    )
 }

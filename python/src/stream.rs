@@ -1,9 +1,11 @@
 //! `vutf8.Validator`: a stream validated in chunks of any size, split anywhere (the core's
 //! `vutf8::Validator`, src/stream.rs), for sockets, pipes and files read piece by piece.
 //!
-//! Errors are `vutf8.Utf8Error`s whose `start`, `end` and `reason` are those of
-//! `b''.join(chunks).decode('utf-8')`, counted from the start of the stream; since the
-//! stream is not kept, their `object` is the bytes at fault only, `stream[start:end]`.
+//! Errors are `vutf8.Utf8Error`s equal to what CPython's incremental decoder
+//! (`codecs.getincrementaldecoder('utf-8')`) raises for the same chunks: `object` is the
+//! bytes held back from earlier chunks (the start of a character cut by the chunk's start,
+//! at most 3 bytes) followed by the chunk, `start` and `end` index it, and `reason` and the
+//! message are CPython's; `stream_offset` adds where `start` is in the whole stream.
 //! After an error, every later `update` or `finish` raises the same error again (as the
 //! core does); after `finish`, `update` raises a `ValueError` until `reset`.
 //!
@@ -25,7 +27,8 @@ use crate::errors::Span;
 #[derive(Default)]
 pub struct Validator {
     inner: vutf8::Validator,
-    /// The first error, once raised, with the bytes at fault (its `object`).
+    /// The first error, once raised, with its `object` (the bytes held back, then the
+    /// chunk).
     failure: Option<(Span, Vec<u8>)>,
     /// Whether `finish` was called.
     finished: bool,
@@ -40,9 +43,11 @@ impl Validator {
     }
 
     /// Checks the next chunk of the stream. Raises `vutf8.Utf8Error` at the stream's first
-    /// error as soon as it is certain (which can be an error that started in an earlier
-    /// chunk), and the same error at every later call. A chunk that ends inside a character
-    /// is not an error: the next chunk may complete it.
+    /// error as soon as it is certain, as CPython's incremental decoder does for the same
+    /// chunks (its `object` is the bytes held back from earlier chunks, then this chunk; its
+    /// `stream_offset`, where `start` is in the stream), and the same error at every later
+    /// call. A chunk that ends inside a character is not an error: the next chunk may
+    /// complete it.
     fn update(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<()> {
         if self.finished {
             return Err(PyValueError::new_err(
@@ -60,7 +65,21 @@ impl Validator {
         let inner = &mut self.inner;
         if let Err(error) = run(py, chunk, |bytes| inner.update(bytes))? {
             self.fail(error, &pending[..held], chunk, base);
-            self.raise_failure(py)?;
+            return self.raise_failure(py);
+        }
+        // The core may hold back the start of an ill-formed sequence whose error is
+        // certain but whose kind depends on the next bytes (a final `C0`, `ED A0`);
+        // CPython's decoder raises it now, with this chunk, except a final `ED A0..BF`
+        // (the start of an encoded surrogate, which it keeps for the next chunk, for its
+        // `surrogatepass` handler): so does this.
+        let kept = self.inner.pending();
+        let surrogate_start = matches!(kept, [0xED, 0xA0..=0xBF]);
+        if let (Err(error), false) = (vutf8::from_utf8(kept), surrogate_start) {
+            if error.error_len().is_some() {
+                let at = self.inner.valid_up_to();
+                self.fail_at(error, at, &pending[..held], chunk, base);
+                return self.raise_failure(py);
+            }
         }
         Ok(())
     }
@@ -87,14 +106,20 @@ impl Validator {
     /// The number of bytes passed to `update` so far; after an error, the error's `start`.
     #[getter]
     fn bytes_seen(&self) -> u64 {
-        self.inner.bytes_seen()
+        match &self.failure {
+            Some((span, _)) => span.stream_offset,
+            None => self.inner.bytes_seen(),
+        }
     }
 
     /// The number of bytes at the start of the stream known to be valid UTF-8 and to end on
     /// a character boundary; after an error, the error's `start`.
     #[getter]
     fn valid_up_to(&self) -> u64 {
-        self.inner.valid_up_to()
+        match &self.failure {
+            Some((span, _)) => span.stream_offset,
+            None => self.inner.valid_up_to(),
+        }
     }
 
     /// A short description, e.g. `<vutf8.Validator: 12 bytes seen, valid so far>`.
@@ -103,30 +128,68 @@ impl Validator {
             Some((span, _)) => format!("error at byte {}", span.start),
             None => "valid so far".to_owned(),
         };
-        let seen = self.inner.bytes_seen();
+        let seen = self.bytes_seen();
         format!("<vutf8.Validator: {seen} bytes seen, {state}>")
     }
 }
 
 impl Validator {
     /// Records `error`, found in the stream bytes `before ++ chunk`, which start at stream
-    /// offset `base`, with the bytes at fault.
+    /// offset `base`: its positions in those bytes, which are its `object`.
     fn fail(&mut self, error: vutf8::Utf8Error, before: &[u8], chunk: &[u8], base: u64) {
-        let at = usize::try_from(base).unwrap_or(usize::MAX);
-        let from = error.valid_up_to().saturating_sub(at);
-        let stream_end = at.saturating_add(before.len() + chunk.len());
-        let len = error
+        let mut object = Vec::with_capacity(before.len() + chunk.len());
+        object.extend_from_slice(before);
+        object.extend_from_slice(chunk);
+        let at = u64::try_from(error.valid_up_to()).unwrap_or(u64::MAX);
+        let start = usize::try_from(at.saturating_sub(base))
+            .unwrap_or(usize::MAX)
+            .min(object.len());
+        let end = error
             .error_len()
-            .unwrap_or(stream_end.saturating_sub(error.valid_up_to()));
-        let at_fault: Vec<u8> = before
-            .iter()
-            .chain(chunk)
-            .skip(from)
-            .take(len)
-            .copied()
-            .collect();
-        let first_byte = at_fault.first().copied().unwrap_or(0);
-        self.failure = Some((Span::new(error, first_byte, stream_end), at_fault));
+            .map_or(object.len(), |len| (start + len).min(object.len()));
+        self.record(error, start, end, at, object);
+    }
+
+    /// Records `error`, found in the bytes held back (`error`'s positions are from their
+    /// start), which start at stream offset `at`, after `before ++ chunk` was seen from
+    /// stream offset `base`.
+    fn fail_at(
+        &mut self,
+        error: vutf8::Utf8Error,
+        at: u64,
+        before: &[u8],
+        chunk: &[u8],
+        base: u64,
+    ) {
+        let mut object = Vec::with_capacity(before.len() + chunk.len());
+        object.extend_from_slice(before);
+        object.extend_from_slice(chunk);
+        let start = usize::try_from(at.saturating_sub(base))
+            .unwrap_or(usize::MAX)
+            .min(object.len());
+        let end = (start + error.error_len().unwrap_or(0)).min(object.len());
+        self.record(error, start, end, at, object);
+    }
+
+    /// Records the error `error` at `start..end` of `object`, `start` being stream offset
+    /// `at`.
+    fn record(
+        &mut self,
+        error: vutf8::Utf8Error,
+        start: usize,
+        end: usize,
+        at: u64,
+        object: Vec<u8>,
+    ) {
+        let first_byte = object.get(start).copied().unwrap_or(0);
+        let span = Span {
+            error,
+            start,
+            end,
+            reason: crate::errors::cpython_reason(first_byte, error.error_len()),
+            stream_offset: at,
+        };
+        self.failure = Some((span, object));
     }
 
     /// `Err` with the stream's error, if it has one.

@@ -186,7 +186,7 @@ def test_other_producers_get_the_capsule_objects() -> None:
 
 
 def test_bad_input() -> None:
-    with pytest.raises(TypeError, match="Arrow array or stream"):
+    with pytest.raises(TypeError, match="Arrow array, table or stream"):
         va.is_valid(b"bytes are not a column")
     with pytest.raises(TypeError, match="binary or string"):
         va.is_valid(pa.array([1, 2, 3]))
@@ -200,3 +200,81 @@ def test_large_columns_without_the_gil() -> None:
     column = pa.array(values, pa.large_binary())
     assert column.nbytes > vutf8.DETACH_MIN
     check_column(column, values)
+
+
+@given(values=rows, other=st.lists(st.integers(-(2**63), 2**63 - 1), max_size=30))
+def test_tables_and_frames_by_column_name(values: list, other: list) -> None:
+    """A RecordBatch, a Table (of several chunks) and a Polars DataFrame give the named
+    column's results, in the input's library; the result is the column's own."""
+    other = (other + [0] * len(values))[: len(values)]
+    batch = pa.record_batch({"n": pa.array(other, pa.int64()), "raw": pa.array(values, pa.binary())})
+    expected = [None if v is None else cpython_error(v) is None for v in values]
+    got = va.is_valid(batch, column="raw")
+    assert isinstance(got, pa.Array) and got.to_pylist() == expected
+    table = pa.Table.from_batches([batch, batch])
+    got = va.to_string(table, "replace", column="raw")
+    assert isinstance(got, pa.ChunkedArray) and got.num_chunks == (2 if values else got.num_chunks)
+    assert got.to_pylist() == [reference_text(v, "replace") for v in values] * 2
+    frame = pl.DataFrame({"n": pl.Series(other, dtype=pl.Int64), "raw": pl.Series(values, dtype=pl.Binary)})
+    got = va.error_offsets(frame, column="raw")
+    assert isinstance(got, pl.Series) and got.name == "raw"
+    assert got.to_list() == [None if v is None else (e := cpython_error(v)) and e.start for v in values]
+
+
+def test_table_column_errors() -> None:
+    batch = pa.record_batch({"a": pa.array([b"x"]), "b": pa.array([b"\xff"])})
+    with pytest.raises(TypeError, match="name one with column="):
+        va.is_valid(batch)
+    with pytest.raises(KeyError, match='no column "c"'):
+        va.is_valid(batch, column="c")
+    with pytest.raises(TypeError, match="binary or string"):
+        va.is_valid(pa.record_batch({"n": pa.array([1])}), column="n")
+    with pytest.raises(TypeError, match="names a column of a table"):
+        va.is_valid(pa.array([b"x"]), column="a")
+    # A table of one column needs no name; a strict error names the row across chunks.
+    one = pa.Table.from_batches([pa.record_batch({"b": pa.array([b"ok", b"ok"])}), batch.select(["b"])])
+    assert va.is_valid(one).to_pylist() == [True, True, False]
+    with pytest.raises(vutf8.Utf8Error) as got:
+        va.to_string(one)
+    assert got.value.row == 2 and (got.value.start, got.value.end) == (0, 1)
+
+
+@pytest.mark.parametrize("index", [pa.int8(), pa.int32(), pa.uint16(), pa.int64()], ids=str)
+@given(values=rows)
+def test_dictionary_encoded_columns(index: pa.DataType, values: list) -> None:
+    """A dictionary of binary values: results per row as for the plain column;
+    `to_string` keeps the keys and converts the dictionary."""
+    plain = pa.array(values, pa.binary())
+    column = pc.dictionary_encode(plain).cast(pa.dictionary(index, pa.binary()))
+    assert va.is_valid(column).to_pylist() == va.is_valid(plain).to_pylist()
+    assert va.error_offsets(column).to_pylist() == va.error_offsets(plain).to_pylist()
+    assert va.error_reasons(column).to_pylist() == va.error_reasons(plain).to_pylist()
+    for policy in ("replace", "escape", "drop"):
+        got = va.to_string(column, policy)
+        assert pa.types.is_dictionary(got.type) and got.type.index_type == index
+        assert got.to_pylist() == [reference_text(v, policy) for v in values]
+    errors = [None if v is None else cpython_error(v) for v in values]
+    first = next((i for i, e in enumerate(errors) if e is not None), None)
+    if first is None:
+        assert va.to_string(column).to_pylist() == [reference_text(v, "strict") for v in values]
+    else:
+        with pytest.raises(vutf8.Utf8Error) as got:
+            va.to_string(column)
+        assert got.value.row == first
+        assert error_fields(got.value) == error_fields(errors[first])
+
+
+def test_a_dictionary_value_no_row_points_to_is_not_an_error() -> None:
+    column = pa.DictionaryArray.from_arrays(pa.array([0, 0, None], pa.int32()), pa.array([b"ok", b"\xff"]))
+    assert va.to_string(column).to_pylist() == ["ok", "ok", None]
+    assert va.is_valid(column).to_pylist() == [True, True, None]
+    polars_dict = pl.Series("d", ["a", "b", "a"], dtype=pl.Categorical)
+    assert va.is_valid(polars_dict).to_list() == [True, True, True]
+
+
+def test_cpython_names_for_policies() -> None:
+    column = pa.array([b"caf\xe9", None])
+    assert va.to_string(column, "backslashreplace").to_pylist() == ["caf\\xe9", None]
+    with pytest.raises(ValueError, match="surrogateescape"):
+        va.to_string(column, "surrogateescape")  # type: ignore[arg-type]
+    assert vutf8.Utf8Error("utf-8", b"", 0, 1, "x").row is None

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import glob
 import os
+import random
 from pathlib import Path
 
 import pytest
 from conftest import cpython_error, error_fields
+from test_decode import assert_all_handlers
+from test_stream import incremental_error
 
 import vutf8
 
@@ -87,17 +90,41 @@ def test_each_file_and_each_line(path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
-def test_each_file_streamed_in_lines(path: Path) -> None:
-    """The file through a Validator, one line per chunk: the one-shot answer."""
+def test_each_file_streamed_as_cpythons_incremental_decoder(path: Path) -> None:
+    """The file through a Validator, one line per chunk and in 50 random chunkings: the
+    error of CPython's incremental decoder for the same chunks, and the one-shot error's
+    position as `stream_offset`."""
     data = path.read_bytes()
-    validator = vutf8.Validator()
-    expected = cpython_error(data)
-    try:
-        for line in data.splitlines(keepends=True):
-            validator.update(line)
-        validator.finish()
-    except vutf8.Utf8Error as got:
-        assert expected is not None
-        assert (got.start, got.end, got.reason) == (expected.start, expected.end, expected.reason)
-    else:
-        assert expected is None
+    rng = random.Random(path.name)
+    chunkings = [data.splitlines(keepends=True)]
+    for _ in range(50):
+        cuts = sorted(rng.sample(range(len(data) + 1), min(len(data) + 1, rng.randint(1, 40))))
+        chunkings.append([data[a:b] for a, b in zip([0, *cuts], [*cuts, len(data)])])
+    one_shot = cpython_error(data)
+    for chunks in chunkings:
+        expected = incremental_error(chunks)
+        validator = vutf8.Validator()
+        try:
+            for chunk in chunks:
+                validator.update(chunk)
+            validator.finish()
+        except vutf8.Utf8Error as got:
+            assert expected is not None and one_shot is not None
+            assert (got.object, got.start, got.end, got.reason, str(got)) == (
+                expected.object,
+                expected.start,
+                expected.end,
+                expected.reason,
+                str(expected),
+            )
+            assert got.stream_offset == one_shot.start
+        else:
+            assert expected is None and one_shot is None
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_each_file_decoded_with_every_handler(path: Path) -> None:
+    """`decode` on each file, whole and line by line, with the five handlers."""
+    data = path.read_bytes()
+    for piece in [data, *data.split(b"\n")]:
+        assert_all_handlers(piece)

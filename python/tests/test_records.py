@@ -56,6 +56,10 @@ def reference_text(record: bytes, policy: str) -> bytes | None:
         return record.decode("utf-8", "replace").encode()
     if policy == "escape":
         return record.decode("utf-8", "backslashreplace").encode()
+    if policy == "ignore":
+        return record.decode("utf-8", "ignore").encode()
+    if policy == "backslashreplace":
+        return record.decode("utf-8", "backslashreplace").encode()
     if policy == "windows-1252":
         return "".join(WINDOWS_1252[b] for b in record).encode()
     assert policy == "drop"
@@ -90,7 +94,9 @@ def test_verdicts_against_decode_per_line(data: bytes) -> None:
     assert vutf8.invalid_lines(data) == [i for i, ok in enumerate(verdicts) if not ok]
 
 
-@pytest.mark.parametrize("policy", ["replace", "escape", "windows-1252", "drop"])
+@pytest.mark.parametrize(
+    "policy", ["replace", "escape", "backslashreplace", "ignore", "windows-1252", "drop"]
+)
 @given(data=lines_bytes)
 def test_repair_against_references(policy: str, data: bytes) -> None:
     assert vutf8.repair(data, policy) == reference_repair(data, policy)
@@ -99,9 +105,30 @@ def test_repair_against_references(policy: str, data: bytes) -> None:
 @given(lines_bytes)
 def test_replace_and_escape_equal_python_codecs_on_each_line(data: bytes) -> None:
     """`replace` per line is `.decode('utf-8', 'replace')` per line; the line ends are
-    ASCII, so on the whole buffer too."""
+    ASCII, so on the whole buffer too; so are CPython's names for the handlers."""
     assert vutf8.repair(data, "replace") == data.decode("utf-8", "replace").encode()
     assert vutf8.repair(data, "escape") == data.decode("utf-8", "backslashreplace").encode()
+    for handler in ("backslashreplace", "ignore"):
+        assert vutf8.repair(data, handler) == data.decode("utf-8", handler).encode()
+
+
+@given(lines_bytes)
+def test_invalid_lines_as_byte_offsets(data: bytes) -> None:
+    records = reference_records(data)
+    starts, pos = [], 0
+    for record, end in records:
+        starts.append(pos)
+        pos += len(record) + len(end)
+    expected = [starts[i] for i, (r, _) in enumerate(records) if cpython_error(r) is not None]
+    assert vutf8.invalid_lines(data, offsets=True) == expected
+    assert vutf8.invalid_lines(bytearray(data), None, offsets=True) == expected
+    for at in expected:  # each offset is where a damaged line starts
+        assert at == 0 or data[at - 1 : at] == b"\n"
+
+
+def test_surrogateescape_is_refused_where_bytes_are_written() -> None:
+    with pytest.raises(ValueError, match="lone surrogates"):
+        vutf8.repair(b"caf\xe9", "surrogateescape")  # type: ignore[arg-type]
 
 
 @given(lines_bytes)
@@ -125,7 +152,7 @@ def test_split_at_any_ascii_delimiter(delimiter: int, parts: list[bytes], final:
     for given_as in (delimiter, sep):
         assert vutf8.line_verdicts(data, delimiter=given_as) == verdicts
         assert vutf8.invalid_lines(data, given_as) == [i for i, ok in enumerate(verdicts) if not ok]
-        for policy in ("replace", "escape", "windows-1252", "drop"):
+        for policy in ("replace", "escape", "ignore", "windows-1252", "drop"):
             expected = reference_repair(data, policy, delimiter)
             assert vutf8.repair(data, policy, delimiter=given_as) == expected
 
@@ -168,4 +195,6 @@ def test_bad_arguments() -> None:
         vutf8.line_verdicts(b"a", delimiter="\t")
     with pytest.raises(ValueError, match="unknown policy"):
         vutf8.repair(b"a", "latin-1")
-    assert vutf8.POLICIES == ("replace", "escape", "windows-1252", "drop", "strict")
+    assert vutf8.POLICIES == (
+        "replace", "escape", "windows-1252", "utf8-or-windows-1252", "drop", "strict"
+    )  # fmt: skip

@@ -150,3 +150,14 @@ def test_any_buffer_format_is_read_as_its_bytes() -> None:
 
 def test_backend_is_a_known_name() -> None:
     assert vutf8.backend() in {"avx512", "avx2", "sse4.2", "neon", "simd128", "scalar"}
+
+
+def test_every_attribute_of_the_stub_exists() -> None:
+    """`row` and `stream_offset` exist on every Utf8Error, not only where they are set
+    (before, `e.row` outside `arrow.to_string` was an AttributeError)."""
+    e = vutf8_error(b"ok\xff")
+    assert (e.row, e.stream_offset, e.kind, e.code_point) == (None, 2, "byte that never appears in UTF-8", None)
+    made = vutf8.Utf8Error("utf-8", b"\xff", 0, 1, "invalid start byte")
+    assert (made.row, made.stream_offset, made.kind, made.code_point) == (None, None, None, None)
+    again = pickle.loads(pickle.dumps(e))
+    assert (again.row, again.stream_offset) == (None, 2)

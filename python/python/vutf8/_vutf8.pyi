@@ -1,18 +1,44 @@
 """Type stubs of the native module vutf8._vutf8 (python/src/); `vutf8` re-exports it."""
 
-from typing import Any, Final, Literal, final
+from typing import Final, Literal, TypeAlias, final
 
 from typing_extensions import Buffer, CapsuleType
+
+from vutf8.arrow import ArrowData
 
 #: The package's version (the Rust crate's).
 __version__: Final[str]
 #: Inputs of at least this many bytes are read with the GIL released.
 DETACH_MIN: Final[int]
-#: The repair policies' names: ("replace", "escape", "windows-1252", "drop", "strict").
+#: vutf8's repair policies: ("replace", "escape", "windows-1252", "utf8-or-windows-1252",
+#: "drop", "strict").
 POLICIES: Final[tuple[str, ...]]
+#: CPython's error handlers that `decode` runs itself: ("strict", "replace",
+#: "backslashreplace", "surrogateescape", "ignore").
+ERROR_HANDLERS: Final[tuple[str, ...]]
 
-Policy = Literal["replace", "escape", "windows-1252", "drop", "strict"]
-Delimiter = int | bytes
+#: What `repair` takes: vutf8's policies and CPython's handlers that write UTF-8.
+Policy: TypeAlias = Literal[
+    "replace",
+    "escape",
+    "backslashreplace",
+    "ignore",
+    "windows-1252",
+    "utf8-or-windows-1252",
+    "drop",
+    "strict",
+]
+#: What `arrow_to_string` takes.
+ArrowPolicy: TypeAlias = Literal[
+    "replace",
+    "escape",
+    "backslashreplace",
+    "windows-1252",
+    "utf8-or-windows-1252",
+    "drop",
+    "strict",
+]
+Delimiter: TypeAlias = int | bytes
 
 class Utf8Error(UnicodeDecodeError):
     """The input is not valid UTF-8: a UnicodeDecodeError whose encoding, object, start,
@@ -22,14 +48,28 @@ class Utf8Error(UnicodeDecodeError):
     kind: str
     #: The value an overlong, surrogate or too-large sequence encodes, else None.
     code_point: int | None
-    #: Set by `vutf8.arrow.to_string` (strict): the invalid row, from 0.
-    row: int
+    #: The invalid row of an Arrow column, from 0 (`vutf8.arrow.to_string`, strict); else None.
+    row: int | None
+    #: Where `start` is in the whole stream (`Validator`); else `start` itself.
+    stream_offset: int
 
 def is_valid(data: Buffer) -> bool:
     """Whether `data` (any buffer) is valid UTF-8."""
 
 def validate(data: Buffer) -> None:
     """Raise Utf8Error if `data` (any buffer) is not valid UTF-8."""
+
+def decode(data: Buffer, errors: str = "strict") -> str:
+    """`bytes(data).decode('utf-8', errors)`: the same str, or the same error."""
+
+def _portable(on: bool | None = None) -> bool:
+    """Tests only: force (True) or release (False) the portable way of making strings."""
+
+def _decode_own(data: Buffer) -> str:
+    """Measurements only: valid `data` decoded by vutf8's own loop instead of simdutf."""
+
+def _decode_simdutf(data: Buffer) -> str:
+    """Measurements only: valid `data` decoded by simdutf whatever its density."""
 
 def backend() -> str:
     """The implementation chosen for this CPU: "avx512", "avx2", "sse4.2", "neon",
@@ -38,10 +78,12 @@ def backend() -> str:
 def line_verdicts(data: Buffer, delimiter: Delimiter | None = None) -> list[bool]:
     """The verdict of every line (or record, with `delimiter`) of `data`."""
 
-def invalid_lines(data: Buffer, delimiter: Delimiter | None = None) -> list[int]:
-    """The indices of the lines (records) of `data` that are not valid UTF-8."""
+def invalid_lines(
+    data: Buffer, delimiter: Delimiter | None = None, *, offsets: bool = False
+) -> list[int]:
+    """The indices (or with `offsets`, the byte offsets) of the invalid lines of `data`."""
 
-def repair(data: Buffer, policy: Policy | str = "replace", delimiter: Delimiter | None = None) -> bytes:
+def repair(data: Buffer, policy: Policy = "replace", delimiter: Delimiter | None = None) -> bytes:
     """`data` as UTF-8 bytes, each invalid line changed by `policy`, line ends kept."""
 
 @final
@@ -66,7 +108,9 @@ class Validator:
 class ArrowArray:
     """A result column exporting the Arrow PyCapsule interface."""
 
-    def __arrow_c_array__(self, requested_schema: CapsuleType | None = None) -> tuple[CapsuleType, CapsuleType]: ...
+    def __arrow_c_array__(
+        self, requested_schema: CapsuleType | None = None
+    ) -> tuple[CapsuleType, CapsuleType]: ...
     def __arrow_c_schema__(self) -> CapsuleType: ...
     def __len__(self) -> int: ...
 
@@ -78,7 +122,15 @@ class ArrowChunkedArray:
     def __arrow_c_schema__(self) -> CapsuleType: ...
     def __len__(self) -> int: ...
 
-def arrow_is_valid(column: Any) -> ArrowArray | ArrowChunkedArray: ...
-def arrow_error_offsets(column: Any) -> ArrowArray | ArrowChunkedArray: ...
-def arrow_error_reasons(column: Any) -> ArrowArray | ArrowChunkedArray: ...
-def arrow_to_string(column: Any, policy: Policy | str = "strict") -> ArrowArray | ArrowChunkedArray: ...
+def arrow_is_valid(
+    data: ArrowData, *, column: str | None = None
+) -> ArrowArray | ArrowChunkedArray: ...
+def arrow_error_offsets(
+    data: ArrowData, *, column: str | None = None
+) -> ArrowArray | ArrowChunkedArray: ...
+def arrow_error_reasons(
+    data: ArrowData, *, column: str | None = None
+) -> ArrowArray | ArrowChunkedArray: ...
+def arrow_to_string(
+    data: ArrowData, policy: ArrowPolicy = "strict", *, column: str | None = None
+) -> ArrowArray | ArrowChunkedArray: ...

@@ -1,0 +1,1009 @@
+//! `vutf8.decode(data, errors="strict")`: exactly `bytes(data).decode('utf-8', errors)`,
+//! the `str` made in its final PEP 393 form straight from the bytes (`pystr.rs`).
+//!
+//! Valid input (any handler): pure ASCII is one scan and one copy. Other text takes one
+//! pass over the bytes in pieces that stay in the L1 cache, each validated by vutf8 and,
+//! while it is there, measured (its largest byte gives the string's kind, its
+//! non-continuation bytes the number of characters); then the string of that kind and
+//! length is made and its buffer filled: by simdutf (UTF-8 to Latin-1, UTF-16, UTF-32), or,
+//! for mostly-ASCII text that needs UCS-2 or UCS-4, by this file's own loop
+//! ([`decode_text`]), which is faster there (docs/PYTHON.md has the measurements).
+//!
+//! Invalid input: `strict` raises `vutf8.Utf8Error`, the `UnicodeDecodeError` that
+//! `bytes.decode` raises (`errors.rs`). The other handlers of CPython that the package
+//! implements itself ([`Handler`]) take one pass of [`decode_text`], which decodes each
+//! sequence and replaces each ill-formed part (the maximal subpart, which CPython's decoder
+//! reports as one error) as the handler says, straight into the string. Any other handler
+//! name is CPython's own decoder (`PyUnicode_DecodeUTF8`), which looks the handler up
+//! (`codecs.lookup_error`) and calls it, as `bytes.decode` does.
+//!
+//! A `bytes` is read in place; any other buffer is first copied (one `memcpy`, without the
+//! GIL from `DETACH_MIN` on): the transcoder trusts the validation before it, and a buffer
+//! that another thread or process can write (a `bytearray`, an `mmap`) could change
+//! between the two, making the text longer than the string made for it.
+//!
+//! `vutf8.decode` is a C function of CPython's fastest calling convention ([`DECODE`]),
+//! not a PyO3 function, for the speed of short calls.
+//!
+//! Next: `pystr.rs` for how strings are made; `errors.rs` for the exception.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+use crate::buffer::{run, Input};
+use crate::errors::Span;
+use crate::pystr::{Kind, NewStr, Out};
+
+/// Pieces of this many bytes are validated and measured while they are in the L1 cache.
+const PIECE: usize = 16 * 1024;
+
+/// Runs shorter than this are measured a byte at a time (a call of the vector code costs
+/// more than it saves on a few bytes).
+const SCALAR_BELOW: usize = 32;
+
+/// The handlers of `bytes.decode` that vutf8 implements itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Handler {
+    /// Raise `UnicodeDecodeError` at the first error.
+    Strict,
+    /// Each ill-formed part becomes U+FFFD.
+    Replace,
+    /// Each byte of each ill-formed part becomes `\xNN`.
+    BackslashReplace,
+    /// Each byte `b` of each ill-formed part becomes the lone surrogate U+DC00 + `b`.
+    SurrogateEscape,
+    /// Ill-formed parts are left out.
+    Ignore,
+}
+
+/// The names of [`Handler`]'s handlers (`vutf8.ERROR_HANDLERS`).
+pub const HANDLER_NAMES: [&str; 5] = [
+    "strict",
+    "replace",
+    "backslashreplace",
+    "surrogateescape",
+    "ignore",
+];
+
+impl Handler {
+    /// The handler CPython calls `name`, if it is one of these.
+    pub fn named(name: &str) -> Option<Handler> {
+        Some(match name {
+            "strict" => Handler::Strict,
+            "replace" => Handler::Replace,
+            "backslashreplace" => Handler::BackslashReplace,
+            "surrogateescape" => Handler::SurrogateEscape,
+            "ignore" => Handler::Ignore,
+            _ => return None,
+        })
+    }
+
+    /// The kind of the text the handler writes for an error.
+    fn kind(self) -> Kind {
+        match self {
+            Handler::Replace | Handler::SurrogateEscape => Kind::Ucs2,
+            _ => Kind::Ascii,
+        }
+    }
+}
+
+/// The text of `data` (any object with the buffer protocol) decoded as UTF-8: the same
+/// `str` as `bytes(data).decode('utf-8', errors)`, or the same `UnicodeDecodeError` (a
+/// `vutf8.Utf8Error`, with vutf8's `kind` and `code_point` added). `errors` is the name of
+/// a handler: "strict", "replace", "backslashreplace", "surrogateescape" and "ignore" run
+/// in vutf8; any other is looked up and called by CPython, as `bytes.decode` does.
+pub fn decode<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    errors: &str,
+) -> PyResult<Bound<'py, PyString>> {
+    let input = Input::new(data)?;
+    let copy;
+    let bytes = match &input {
+        Input::Bytes(bytes) => *bytes,
+        Input::Buffer(_) => {
+            copy = run(py, input.bytes(), <[u8]>::to_vec)?;
+            copy.as_slice()
+        }
+    };
+    if bytes.is_empty() {
+        return Ok(PyString::new(py, ""));
+    }
+    // ASCII: one scan, then a copy, as CPython does.
+    if run(py, bytes, <[u8]>::is_ascii)? {
+        return make(py, bytes, Kind::Ascii, bytes.len(), |out, b| {
+            // SAFETY: `out` holds `b.len()` characters of one byte.
+            unsafe { std::ptr::copy_nonoverlapping(b.as_ptr(), out.ptr, b.len()) };
+            b.len()
+        });
+    }
+    if let Some(text) = optimistic(py, bytes)? {
+        return Ok(text);
+    }
+    if let Some(shape) = run(py, bytes, shape_of_valid)? {
+        if shape.kind() >= Kind::Ucs2 && (bytes.len() - shape.chars) * SPARSE < bytes.len() {
+            if bytes.len() >= SPARSE_MIN {
+                return sparse(py, bytes, shape);
+            }
+            return sparse_short(py, bytes, shape);
+        }
+        return make(py, bytes, shape.kind(), shape.chars, |out, b| {
+            // SAFETY: `b` is valid UTF-8 of `shape.chars` characters whose widest is of
+            // `shape.kind()`, the kind and length of `out`.
+            unsafe { fill_valid(out, b) }
+        });
+    }
+    match Handler::named(errors) {
+        Some(Handler::Strict) => Err(strict_error(&input, data, bytes)),
+        Some(handler) => damaged(py, bytes, handler),
+        None => cpython_decode(py, bytes, errors),
+    }
+}
+
+/// The `Utf8Error` of invalid input, as `validate` raises it.
+fn strict_error(input: &Input<'_>, data: &Bound<'_, PyAny>, bytes: &[u8]) -> PyErr {
+    match vutf8::from_utf8(bytes) {
+        Err(error) => Span::in_data(error, bytes).to_pyerr(input.to_py_bytes(data)),
+        // Only reached if the bytes were valid after all: a bug.
+        Ok(_) => PyValueError::new_err(format!(
+            "vutf8: internal error: {} bytes found invalid, then valid",
+            bytes.len()
+        )),
+    }
+}
+
+/// CPython's UTF-8 decoder with the handler `errors` (`bytes.decode` itself).
+fn cpython_decode<'py>(
+    py: Python<'py>,
+    bytes: &[u8],
+    errors: &str,
+) -> PyResult<Bound<'py, PyString>> {
+    let errors = std::ffi::CString::new(errors)
+        .map_err(|_| PyValueError::new_err("embedded null character"))?;
+    let len = ffi::Py_ssize_t::try_from(bytes.len())
+        .map_err(|_| PyValueError::new_err("vutf8: input too long"))?;
+    // SAFETY: `bytes` is valid for `len` bytes and `errors` is a C string; the call returns
+    // a new reference or null with an exception set.
+    let made = unsafe { ffi::PyUnicode_DecodeUTF8(bytes.as_ptr().cast(), len, errors.as_ptr()) };
+    // SAFETY: as above.
+    Ok(unsafe { Bound::from_owned_ptr_or_err(py, made) }?.cast_into::<PyString>()?)
+}
+
+/// Valid text whose continuation bytes are fewer than 1 in `SPARSE` (mostly ASCII: German,
+/// French, English, logs) is decoded by vutf8's own loop ([`decode_text`]: 16 ASCII bytes at
+/// a time), which is faster there than simdutf, whose UTF-16 transcoder in particular is
+/// slow on such text; denser text by simdutf (docs/PYTHON.md has the measurements behind the
+/// choice). The look at the first 4 KiB ([`optimistic`]) decides; text it sends to simdutf
+/// that turns out sparse and UCS-2 overall goes to the loop after all ([`sparse`]).
+const SPARSE: usize = 16;
+
+/// Shorter sparse inputs are decoded on the stack ([`sparse_short`]): [`sparse`] makes
+/// its string 16 characters longer and gives them back (`PyUnicode_Resize`), which costs
+/// more than the loop saves on a few hundred bytes.
+const SPARSE_MIN: usize = 1024;
+
+/// Valid `bytes` of `shape` decoded by [`decode_text`] into a string of the shape's kind.
+fn sparse<'py>(py: Python<'py>, bytes: &[u8], shape: Shape) -> PyResult<Bound<'py, PyString>> {
+    // The loop stores 16 characters at a time: room for them past the end, given back.
+    let new = NewStr::new(py, shape.kind(), shape.chars + BLOCK)?;
+    let out = new.out();
+    let mut at = Cursor::default();
+    let cursor = &mut at;
+    let wider = run(py, bytes, move |b| {
+        let out: Out = out;
+        // SAFETY: `b` is valid UTF-8 of `shape.chars` characters of the kind of `out`, which
+        // has room for them and 16 more.
+        unsafe { decode_damaged(out, b, Handler::Strict, cursor) }
+    })?;
+    assert!(
+        wider.is_none() && at.o == shape.chars,
+        "vutf8: the text is not the shape measured"
+    );
+    new.finish_len(shape.chars)
+}
+
+/// [`sparse`] for text shorter than [`SPARSE_MIN`]: decoded into a buffer on the stack,
+/// then copied into a string of the exact length (no slack to give back).
+fn sparse_short<'py>(
+    py: Python<'py>,
+    bytes: &[u8],
+    shape: Shape,
+) -> PyResult<Bound<'py, PyString>> {
+    debug_assert!(bytes.len() < SPARSE_MIN);
+    let mut buffer = [std::mem::MaybeUninit::<u32>::uninit(); SPARSE_MIN + BLOCK];
+    let kind = shape.kind();
+    let staged = Out {
+        ptr: buffer.as_mut_ptr().cast::<u8>(),
+        kind,
+        len: shape.chars + BLOCK,
+    };
+    let mut at = Cursor::default();
+    // SAFETY: `bytes` is valid UTF-8 of `shape.chars` characters (fewer than its length,
+    // under `SPARSE_MIN`) of `kind`; the buffer has room for them and 16 more, of any width.
+    let wider = unsafe { decode_damaged(staged, bytes, Handler::Strict, &mut at) };
+    assert!(
+        wider.is_none() && at.o == shape.chars,
+        "vutf8: the text is not the shape measured"
+    );
+    let new = NewStr::new(py, kind, shape.chars)?;
+    // SAFETY: the first `shape.chars` characters of `staged` are written, and `new` has room
+    // for as many of the same width.
+    unsafe {
+        std::ptr::copy_nonoverlapping(staged.ptr, new.out().ptr, shape.chars * kind.width());
+    }
+    new.finish()
+}
+
+/// Makes a string of `chars` characters of `kind` and has `fill` write them from `bytes`
+/// (without the GIL for long inputs).
+fn make<'py, F>(
+    py: Python<'py>,
+    bytes: &[u8],
+    kind: Kind,
+    chars: usize,
+    fill: F,
+) -> PyResult<Bound<'py, PyString>>
+where
+    F: FnOnce(Out, &[u8]) -> usize + Send,
+{
+    let new = NewStr::new(py, kind, chars)?;
+    let out = new.out();
+    let written = run(py, bytes, move |b| fill(out, b))?;
+    // Every character written, none past the end: checked before the string is used.
+    assert_eq!(written, chars, "vutf8: the text is not the length measured");
+    new.finish()
+}
+
+/// What valid text looks like: its number of characters and its largest byte.
+#[derive(Clone, Copy, Debug, Default)]
+struct Shape {
+    chars: usize,
+    max_byte: u8,
+}
+
+impl Shape {
+    /// The kind of the text.
+    fn kind(self) -> Kind {
+        Kind::of_max_byte(self.max_byte)
+    }
+
+    /// Adds valid UTF-8 `run` to the shape.
+    #[inline]
+    fn add(&mut self, run: &[u8]) {
+        if run.len() < SCALAR_BELOW {
+            for &b in run {
+                self.max_byte = self.max_byte.max(b);
+                self.chars += usize::from(!is_continuation(b));
+            }
+            return;
+        }
+        let max = largest(run);
+        self.max_byte = self.max_byte.max(max);
+        self.chars += if max < 0x80 {
+            run.len()
+        } else {
+            // SAFETY: the callers add valid UTF-8 only.
+            vutf8::count_chars(unsafe { std::str::from_utf8_unchecked(run) })
+        };
+    }
+}
+
+/// The shape of `bytes` if it is valid UTF-8, in one pass of pieces of [`PIECE`] bytes:
+/// each is validated, then measured while it is in the cache.
+fn shape_of_valid(bytes: &[u8]) -> Option<Shape> {
+    let mut shape = Shape::default();
+    let mut pos = 0;
+    while pos < bytes.len() {
+        // Cut at a character boundary (at most 3 bytes back): if every piece is valid on
+        // its own, the whole is.
+        let end = if bytes.len() - pos <= PIECE {
+            bytes.len()
+        } else {
+            vutf8::grammar::floor_boundary(bytes, pos + PIECE)
+        };
+        let piece = &bytes[pos..end];
+        if !vutf8::is_valid(piece) {
+            return None;
+        }
+        shape.add(piece);
+        pos = end;
+    }
+    Some(shape)
+}
+
+/// The largest byte of `bytes` (a max reduction the compiler vectorizes).
+#[inline]
+fn largest(bytes: &[u8]) -> u8 {
+    bytes.chunks(64).fold(0, |max, chunk| {
+        max.max(chunk.iter().copied().fold(0, u8::max))
+    })
+}
+
+/// Whether `b` is a continuation byte (`80..BF`).
+#[inline(always)]
+fn is_continuation(b: u8) -> bool {
+    (b as i8) < -0x40
+}
+
+/// A character type of a string's buffer, and simdutf's transcoder into it.
+trait Unit: Copy + Send {
+    /// The character `c`, which fits.
+    fn of(c: u32) -> Self;
+    /// Transcodes the valid UTF-8 `src` to `dst`; returns the characters written.
+    ///
+    /// # Safety
+    /// `src` is valid UTF-8, not empty, of characters that fit; `dst` has room for them.
+    unsafe fn transcode(src: &[u8], dst: *mut Self) -> usize;
+    /// Stores the 16 bytes at `src` as 16 characters at `dst`.
+    ///
+    /// # Safety
+    /// `src` is valid for 16 bytes, `dst` for 16 characters.
+    unsafe fn widen16(src: *const u8, dst: *mut Self);
+}
+
+impl Unit for u8 {
+    #[inline(always)]
+    fn of(c: u32) -> u8 {
+        c as u8
+    }
+    #[inline]
+    unsafe fn transcode(src: &[u8], dst: *mut u8) -> usize {
+        // SAFETY: by the caller's promise.
+        unsafe { simdutf::convert_valid_utf8_to_latin1(src.as_ptr(), src.len(), dst) }
+    }
+    #[inline(always)]
+    unsafe fn widen16(src: *const u8, dst: *mut u8) {
+        // SAFETY: by the caller's promise.
+        unsafe { std::ptr::copy_nonoverlapping(src, dst, 16) }
+    }
+}
+
+impl Unit for u16 {
+    #[inline(always)]
+    fn of(c: u32) -> u16 {
+        c as u16
+    }
+    #[inline]
+    unsafe fn transcode(src: &[u8], dst: *mut u16) -> usize {
+        // SAFETY: by the caller's promise (no character above U+FFFF: no surrogate pair).
+        unsafe { simdutf::convert_valid_utf8_to_utf16(src.as_ptr(), src.len(), dst) }
+    }
+    #[inline(always)]
+    unsafe fn widen16(src: *const u8, dst: *mut u16) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::*;
+            // SAFETY: SSE2 is in every x86-64 CPU; by the caller's promise.
+            unsafe {
+                let v = _mm_loadu_si128(src.cast());
+                let zero = _mm_setzero_si128();
+                _mm_storeu_si128(dst.cast(), _mm_unpacklo_epi8(v, zero));
+                _mm_storeu_si128(dst.add(8).cast(), _mm_unpackhi_epi8(v, zero));
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        for k in 0..16 {
+            // SAFETY: by the caller's promise.
+            unsafe { dst.add(k).write(u16::from(src.add(k).read())) };
+        }
+    }
+}
+
+impl Unit for u32 {
+    #[inline(always)]
+    fn of(c: u32) -> u32 {
+        c
+    }
+    #[inline]
+    unsafe fn transcode(src: &[u8], dst: *mut u32) -> usize {
+        // SAFETY: by the caller's promise.
+        unsafe { simdutf::convert_valid_utf8_to_utf32(src.as_ptr(), src.len(), dst) }
+    }
+    #[inline(always)]
+    unsafe fn widen16(src: *const u8, dst: *mut u32) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::*;
+            // SAFETY: SSE2 is in every x86-64 CPU; by the caller's promise.
+            unsafe {
+                let v = _mm_loadu_si128(src.cast());
+                let zero = _mm_setzero_si128();
+                let lo = _mm_unpacklo_epi8(v, zero);
+                let hi = _mm_unpackhi_epi8(v, zero);
+                _mm_storeu_si128(dst.cast(), _mm_unpacklo_epi16(lo, zero));
+                _mm_storeu_si128(dst.add(4).cast(), _mm_unpackhi_epi16(lo, zero));
+                _mm_storeu_si128(dst.add(8).cast(), _mm_unpacklo_epi16(hi, zero));
+                _mm_storeu_si128(dst.add(12).cast(), _mm_unpackhi_epi16(hi, zero));
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        for k in 0..16 {
+            // SAFETY: by the caller's promise.
+            unsafe { dst.add(k).write(u32::from(src.add(k).read())) };
+        }
+    }
+}
+
+/// Writes valid `bytes` into `out`; returns the characters written.
+///
+/// # Safety
+/// `bytes` is valid UTF-8 whose characters are exactly `out.len` and fit `out.kind`.
+unsafe fn fill_valid(out: Out, bytes: &[u8]) -> usize {
+    // SAFETY: by the caller's promise (every arm).
+    unsafe {
+        match out.kind {
+            Kind::Ascii => {
+                std::ptr::copy_nonoverlapping(bytes.as_ptr(), out.ptr, bytes.len());
+                bytes.len()
+            }
+            Kind::Latin1 => u8::transcode(bytes, out.ptr),
+            Kind::Ucs2 => u16::transcode(bytes, out.ptr.cast()),
+            Kind::Ucs4 => u32::transcode(bytes, out.ptr.cast()),
+        }
+    }
+}
+
+/// Decodes damaged `bytes` under `handler` (not `Strict`), straight into the string.
+///
+/// The string is made for the most characters the text can have (`per_byte` per input
+/// byte), of the narrowest kind the handler's own characters allow (ASCII for `ignore` and
+/// `backslashreplace`, UCS-2 for the others), and [`decode_damaged`] fills it. When a
+/// character comes that does not fit, a string of the kind that fits it is made, the
+/// characters so far are copied into it widened, and decoding goes on there; at the end the
+/// string is cut to its length (`PyUnicode_Resize`, which gives the tail back in place).
+fn damaged<'py>(py: Python<'py>, bytes: &[u8], handler: Handler) -> PyResult<Bound<'py, PyString>> {
+    let made = decode_into(py, bytes, handler, handler.kind())?;
+    Ok(made.expect("only `strict` stops at an error"))
+}
+
+/// The loop of [`damaged`], from a string of `kind`: `None` if `handler` is `Strict` and
+/// the text has an error (valid text with `Strict` is how [`optimistic`] decodes).
+fn decode_into<'py>(
+    py: Python<'py>,
+    bytes: &[u8],
+    handler: Handler,
+    mut kind: Kind,
+) -> PyResult<Option<Bound<'py, PyString>>> {
+    let per_byte = if handler == Handler::BackslashReplace {
+        4
+    } else {
+        1
+    };
+    let room = bytes
+        .len()
+        .checked_mul(per_byte)
+        .and_then(|n| n.checked_add(BLOCK))
+        .ok_or_else(|| PyValueError::new_err("vutf8: input too long"))?;
+    let mut new = NewStr::new(py, kind, room)?;
+    let mut at = Cursor::default();
+    loop {
+        let out = new.out();
+        let cursor = &mut at;
+        let step = run(py, &bytes[cursor.i..], move |_| {
+            let out: Out = out;
+            // SAFETY: `out` has room for every character of the text from `cursor`, and
+            // the characters before `cursor.o` are written.
+            unsafe { decode_damaged(out, bytes, handler, cursor) }
+        })?;
+        let Some(c) = step else {
+            return new.finish_len(at.o).map(Some);
+        };
+        if c == INVALID {
+            return Ok(None);
+        }
+        let wider = Kind::of_char(c).max(kind);
+        let next = NewStr::new(py, wider, room)?;
+        // SAFETY: `new` holds `at.o` characters of `kind`, and `next` has room for them.
+        unsafe { widen(new.out(), next.out(), at.o) };
+        new = next;
+        kind = wider;
+    }
+}
+
+/// What [`decode_text`] returns when `Strict` meets an ill-formed sequence (above every
+/// character, so never a character that does not fit).
+const INVALID: u32 = u32::MAX;
+
+/// Text that is not ASCII, decoded without measuring it first, when a look at its start
+/// says vutf8's loop is the faster transcoder for it (see [`SPARSE`]): its first 4 KiB have
+/// fewer continuation bytes than 1 in `SPARSE`. The loop validates as it decodes, and
+/// widens the string when a character needs it; `None` if the text turns out to be
+/// invalid (or the look says no), and the caller goes on as for any other text.
+fn optimistic<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Option<Bound<'py, PyString>>> {
+    if bytes.len() < SPARSE_MIN {
+        return Ok(None);
+    }
+    let look = &bytes[..bytes.len().min(PROBE)];
+    let continuation = look.iter().filter(|&&b| is_continuation(b)).count();
+    if continuation * SPARSE >= look.len() {
+        return Ok(None);
+    }
+    // Not ASCII (the caller checked), so valid text is Latin-1 at least; wider when the look
+    // has a lead byte of a character beyond Latin-1 (C4 and above, or an invalid byte:
+    // then the text is invalid and the kind does not matter).
+    let kind = if largest(look) >= 0xC4 {
+        Kind::Ucs2
+    } else {
+        Kind::Latin1
+    };
+    decode_into(py, bytes, Handler::Strict, kind)
+}
+
+/// The bytes [`optimistic`] looks at.
+const PROBE: usize = 4096;
+
+/// Where [`decode_damaged`] is: the next byte to read, the next character to write.
+#[derive(Clone, Copy, Debug, Default)]
+struct Cursor {
+    i: usize,
+    o: usize,
+}
+
+/// The characters a vector step reads and writes at once.
+const BLOCK: usize = 16;
+
+/// Copies the first `len` characters of `from` into `to`, of a kind at least as wide.
+///
+/// # Safety
+/// `from` holds `len` written characters, `to` has room for them.
+unsafe fn widen(from: Out, to: Out, len: usize) {
+    // SAFETY: by the caller's promise (every arm reads and writes `len` units).
+    unsafe {
+        fn copy<S: Copy, D>(from: *const S, to: *mut D, len: usize, f: impl Fn(S) -> D) {
+            for k in 0..len {
+                // SAFETY: by `widen`'s caller's promise.
+                unsafe { to.add(k).write(f(from.add(k).read())) };
+            }
+        }
+        let (src, dst) = (from.ptr, to.ptr);
+        match (from.kind.width(), to.kind.width()) {
+            (1, 1) => std::ptr::copy_nonoverlapping(src, dst, len),
+            (1, 2) => copy(src, dst.cast::<u16>(), len, u16::from),
+            (1, _) => copy(src, dst.cast::<u32>(), len, u32::from),
+            (2, 2) => std::ptr::copy_nonoverlapping(src.cast::<u16>(), dst.cast::<u16>(), len),
+            (2, _) => copy(src.cast::<u16>(), dst.cast::<u32>(), len, u32::from),
+            _ => std::ptr::copy_nonoverlapping(src.cast::<u32>(), dst.cast::<u32>(), len),
+        }
+    }
+}
+
+/// [`decode_text`] into `out`, whose kind says the character type and the widest
+/// character that fits.
+///
+/// # Safety
+/// As [`decode_text`].
+unsafe fn decode_damaged(out: Out, bytes: &[u8], handler: Handler, at: &mut Cursor) -> Option<u32> {
+    // SAFETY: by the caller's promise (every arm).
+    unsafe {
+        match out.kind {
+            Kind::Ascii => decode_text::<u8>(out.ptr, 0x7F, bytes, handler, at),
+            Kind::Latin1 => decode_text::<u8>(out.ptr, 0xFF, bytes, handler, at),
+            Kind::Ucs2 => decode_text::<u16>(out.ptr.cast(), 0xFFFF, bytes, handler, at),
+            Kind::Ucs4 => decode_text::<u32>(out.ptr.cast(), 0x10_FFFF, bytes, handler, at),
+        }
+    }
+}
+
+/// Decodes `bytes` from `at` as `bytes.decode('utf-8', handler)` does into `dst`, up to
+/// the end (`None`) or to a character above `limit` (returned, `at` left before its
+/// sequence). ASCII goes 16 bytes at a time; at each other byte one sequence is decoded, or
+/// one ill-formed part (its maximal subpart: what CPython's decoder reports as one error)
+/// is replaced as `handler` says.
+///
+/// # Safety
+/// `dst` has room for every character of the text from `at` on, plus [`BLOCK`], after the
+/// `at.o` characters already written.
+unsafe fn decode_text<T: Unit>(
+    dst: *mut T,
+    limit: u32,
+    bytes: &[u8],
+    handler: Handler,
+    at: &mut Cursor,
+) -> Option<u32> {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let n = bytes.len();
+    let src = bytes.as_ptr();
+    let Cursor { mut i, mut o } = *at;
+    // Writes one character.
+    macro_rules! put {
+        ($c:expr) => {{
+            // SAFETY: there is room for every character (the caller's promise).
+            unsafe { dst.add(o).write(T::of($c)) };
+            o += 1;
+        }};
+    }
+    let result = loop {
+        // ASCII, 16 bytes at a time, then those before the first other byte.
+        while i + BLOCK <= n {
+            // SAFETY: `i + 16 <= n`; there is room for 16 more characters (the slack).
+            let high = unsafe { high_bits(src.add(i)) };
+            if high == 0 {
+                // SAFETY: as above.
+                unsafe { T::widen16(src.add(i), dst.add(o)) };
+                i += BLOCK;
+                o += BLOCK;
+                continue;
+            }
+            // Isolated damage (Latin-1 text read as UTF-8): every other byte between ASCII
+            // bytes, none last, is an ill-formed part of one byte (a lead whose next byte
+            // is ASCII, or a byte that leads nothing), and for `replace` and
+            // `surrogateescape` one character: the block is written whole, those bytes
+            // then replaced. (Decoding starts afresh at `i`, so the byte before it does
+            // not matter.)
+            let one_char_parts = matches!(handler, Handler::Replace | Handler::SurrogateEscape);
+            if one_char_parts && high & 0x8000 == 0 && high & (high >> 1) == 0 {
+                // SAFETY: as above; each replaced character is one of the 16.
+                unsafe {
+                    T::widen16(src.add(i), dst.add(o));
+                    let mut bits = high;
+                    while bits != 0 {
+                        let k = bits.trailing_zeros() as usize;
+                        let c = if handler == Handler::Replace {
+                            0xFFFD
+                        } else {
+                            0xDC00 | u32::from(*src.add(i + k))
+                        };
+                        dst.add(o + k).write(T::of(c));
+                        bits &= bits - 1;
+                    }
+                }
+                i += BLOCK;
+                o += BLOCK;
+                continue;
+            }
+            let ascii = high.trailing_zeros() as usize;
+            // SAFETY: as above (the 16 are written, `ascii` of them kept).
+            unsafe { T::widen16(src.add(i), dst.add(o)) };
+            i += ascii;
+            o += ascii;
+            break;
+        }
+        if i >= n {
+            break None;
+        }
+        let b0 = bytes[i];
+        if b0 < 0x80 {
+            put!(u32::from(b0));
+            i += 1;
+            continue;
+        }
+        let (c, len) = sequence(&bytes[i..]);
+        match c {
+            Some(c) if c > limit => break Some(c),
+            Some(c) => put!(c),
+            None => match handler {
+                Handler::Replace => put!(0xFFFD),
+                Handler::SurrogateEscape => {
+                    for &b in &bytes[i..i + len] {
+                        put!(0xDC00 + u32::from(b));
+                    }
+                }
+                Handler::BackslashReplace => {
+                    for &b in &bytes[i..i + len] {
+                        put!(u32::from(b'\\'));
+                        put!(u32::from(b'x'));
+                        put!(u32::from(HEX[usize::from(b >> 4)]));
+                        put!(u32::from(HEX[usize::from(b & 15)]));
+                    }
+                }
+                Handler::Ignore => {}
+                Handler::Strict => break Some(INVALID),
+            },
+        }
+        i += len;
+    };
+    *at = Cursor { i, o };
+    result
+}
+
+/// The bytes of the 16 at `src` that are not ASCII, as a mask (bit `k`: byte `k`).
+///
+/// # Safety
+/// `src` is valid for 16 bytes.
+#[inline(always)]
+unsafe fn high_bits(src: *const u8) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_loadu_si128, _mm_movemask_epi8};
+        // SAFETY: SSE2 is in every x86-64 CPU; `src` is valid for 16 bytes.
+        unsafe { _mm_movemask_epi8(_mm_loadu_si128(src.cast())) as u32 }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        // SAFETY: `src` is valid for 16 bytes.
+        let block = unsafe { src.cast::<[u8; 16]>().read_unaligned() };
+        block
+            .iter()
+            .enumerate()
+            .fold(0, |mask, (k, &b)| mask | (u32::from(b >> 7) << k))
+    }
+}
+
+/// The sequence at the start of `bytes` (not empty, its first byte not ASCII): its
+/// character and length, or `None` and the length of its maximal subpart (1 to 3 bytes),
+/// which is what CPython's decoder reports as one error (Unicode Table 3-7).
+#[inline]
+fn sequence(bytes: &[u8]) -> (Option<u32>, usize) {
+    let b0 = bytes[0];
+    let cont = |k: usize| bytes.get(k).is_some_and(|&b| is_continuation(b));
+    let (len, lo, hi) = match b0 {
+        0xC2..=0xDF => (2, 0x80, 0xBF),
+        0xE0 => (3, 0xA0, 0xBF),
+        0xED => (3, 0x80, 0x9F),
+        0xE1..=0xEF => (3, 0x80, 0xBF),
+        0xF0 => (4, 0x90, 0xBF),
+        0xF4 => (4, 0x80, 0x8F),
+        0xF1..=0xF3 => (4, 0x80, 0xBF),
+        _ => return (None, 1),
+    };
+    match bytes.get(1) {
+        Some(&b1) if (lo..=hi).contains(&b1) => {}
+        _ => return (None, 1),
+    }
+    for k in 2..len {
+        if !cont(k) {
+            return (None, k);
+        }
+    }
+    let c = match len {
+        2 => (u32::from(b0 & 0x1F) << 6) | u32::from(bytes[1] & 0x3F),
+        3 => {
+            (u32::from(b0 & 0x0F) << 12)
+                | (u32::from(bytes[1] & 0x3F) << 6)
+                | u32::from(bytes[2] & 0x3F)
+        }
+        _ => {
+            (u32::from(b0 & 0x07) << 18)
+                | (u32::from(bytes[1] & 0x3F) << 12)
+                | (u32::from(bytes[2] & 0x3F) << 6)
+                | u32::from(bytes[3] & 0x3F)
+        }
+    };
+    (Some(c), len)
+}
+
+/// The text of `bytes` under `handler` as a Rust string, for the functions that write
+/// UTF-8 (`repair` with "ignore"): `None` for `strict` and `surrogateescape` (lone
+/// surrogates have no UTF-8).
+pub fn repaired_text(bytes: &[u8], handler: Handler) -> Option<String> {
+    let mut out = String::with_capacity(bytes.len());
+    let mut prev = 0;
+    for error in vutf8::errors(bytes) {
+        let start = error.valid_up_to();
+        let len = error.error_len().unwrap_or(bytes.len() - start);
+        // SAFETY: the bytes between two errors are valid UTF-8.
+        out.push_str(unsafe { std::str::from_utf8_unchecked(&bytes[prev..start]) });
+        match handler {
+            Handler::Replace => out.push('\u{FFFD}'),
+            Handler::BackslashReplace => {
+                for &b in &bytes[start..start + len] {
+                    out.push_str(&format!("\\x{b:02x}"));
+                }
+            }
+            Handler::Ignore => {}
+            Handler::Strict | Handler::SurrogateEscape => return None,
+        }
+        prev = start + len;
+    }
+    // SAFETY: as above.
+    out.push_str(unsafe { std::str::from_utf8_unchecked(&bytes[prev..]) });
+    Some(out)
+}
+
+/// For the tests of both ways of making strings (`pystr.rs`): `_portable(True)` forces the
+/// portable way, `_portable(False)` lets the probe decide; returns whether the portable way
+/// is in effect after the call.
+#[pyfunction]
+#[pyo3(signature = (on = None))]
+pub fn _portable(on: Option<bool>) -> bool {
+    if let Some(on) = on {
+        crate::pystr::force_portable(on);
+    }
+    !crate::pystr::direct()
+}
+
+/// `vutf8.decode` as CPython sees it: a function of the fastest calling convention
+/// (`METH_FASTCALL | METH_KEYWORDS`) with its own reading of the arguments. A call of
+/// PyO3's own functions costs some 30 ns more than `bytes.decode`'s (its generic argument
+/// parsing, and the interpreter-state counter it keeps in thread-local storage), as much as
+/// decoding 100 bytes: for the 100-byte target of docs/PYTHON.md, `decode` does without.
+struct MethodDef(std::cell::UnsafeCell<ffi::PyMethodDef>);
+
+// SAFETY: CPython only reads the definition, with the GIL held.
+unsafe impl Sync for MethodDef {}
+
+/// The definition of `vutf8.decode` (its docstring starts with the signature that
+/// `inspect.signature` reads).
+static DECODE: MethodDef = MethodDef(std::cell::UnsafeCell::new(ffi::PyMethodDef {
+    ml_name: c"decode".as_ptr(),
+    ml_meth: ffi::PyMethodDefPointer {
+        PyCFunctionFastWithKeywords: decode_fast,
+    },
+    ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
+    ml_doc: c"decode($module, /, data, errors='strict')
+--
+
+The text of `data` (any object with the buffer protocol) decoded as UTF-8: the same `str`
+as `bytes(data).decode('utf-8', errors)`, or the same UnicodeDecodeError (a
+vutf8.Utf8Error, with vutf8's `kind` and `code_point` added). `errors` is the name of a
+handler: 'strict', 'replace', 'backslashreplace', 'surrogateescape' and 'ignore' run in
+vutf8; any other is looked up and called by CPython, as bytes.decode does."
+        .as_ptr(),
+}));
+
+/// The C function of `vutf8.decode`: `decode(data, errors='strict')`, positional or by
+/// keyword.
+///
+/// # Safety
+/// Called by CPython with the GIL held: `args` holds `nargs` positional arguments and then
+/// one value per name of the tuple `kwnames` (or null).
+unsafe extern "C" fn decode_fast(
+    _module: *mut ffi::PyObject,
+    args: *const *mut ffi::PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    // `decode(b)` or `decode(b, "name")` of a short ASCII `bytes`: straight to the string
+    // (valid text: the handler is not used, but must be a `str`, as for `bytes.decode`).
+    // SAFETY: `args` holds `nargs` borrowed references.
+    let named =
+        nargs == 1 || (nargs == 2 && unsafe { ffi::PyUnicode_CheckExact(*args.add(1)) } != 0);
+    if named && kwnames.is_null() {
+        // SAFETY: `args` holds at least one borrowed reference.
+        let data = unsafe { *args };
+        // SAFETY: `data` is a live object; `PyBytes_AsString` of a `bytes` (checked
+        // exactly: no subclass) is its buffer of `PyBytes_Size` bytes.
+        unsafe {
+            if ffi::PyBytes_CheckExact(data) != 0 {
+                let len = usize::try_from(ffi::PyBytes_Size(data)).unwrap_or(0);
+                let bytes =
+                    std::slice::from_raw_parts(ffi::PyBytes_AsString(data).cast::<u8>(), len);
+                if len < crate::buffer::DETACH_MIN && bytes.is_ascii() {
+                    if let Some(text) = crate::pystr::ascii(bytes) {
+                        return text;
+                    }
+                }
+            }
+        }
+    }
+    // SAFETY: CPython calls this with the GIL held.
+    let py = unsafe { Python::assume_attached() };
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        if named && kwnames.is_null() {
+            // SAFETY: `args` holds `nargs` borrowed references, the second a `str`.
+            let data = unsafe { Bound::from_borrowed_ptr(py, *args) };
+            if nargs == 1 {
+                return decode(py, &data, "strict");
+            }
+            // SAFETY: as above.
+            let errors = unsafe { Bound::from_borrowed_ptr(py, *args.add(1)) };
+            return decode(py, &data, errors.cast_into::<PyString>()?.to_str()?);
+        }
+        // SAFETY: by this function's contract.
+        let (data, errors) = unsafe { arguments(py, args, nargs, kwnames) }?;
+        let errors = match errors {
+            Some(errors) => Some(errors.cast_into::<PyString>().map_err(|e| {
+                pyo3::exceptions::PyTypeError::new_err(format!(
+                    "decode() argument 'errors' must be str, not {}",
+                    crate::buffer::type_name(e.into_inner().as_any())
+                ))
+            })?),
+            None => None,
+        };
+        let errors = match &errors {
+            Some(errors) => errors.to_str()?,
+            None => "strict",
+        };
+        decode(py, &data, errors)
+    }));
+    match result {
+        Ok(Ok(text)) => text.into_ptr(),
+        Ok(Err(e)) => {
+            e.restore(py);
+            std::ptr::null_mut()
+        }
+        Err(_) => {
+            pyo3::exceptions::PyRuntimeError::new_err("vutf8: internal error in decode (a panic)")
+                .restore(py);
+            std::ptr::null_mut()
+        }
+    }
+}
+
+/// The arguments of a call of `decode`: `data` and, if given, `errors`.
+///
+/// # Safety
+/// As [`decode_fast`].
+unsafe fn arguments<'py>(
+    py: Python<'py>,
+    args: *const *mut ffi::PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut ffi::PyObject,
+) -> PyResult<(Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)> {
+    use pyo3::exceptions::PyTypeError;
+    use pyo3::types::PyTuple;
+    let positional = usize::try_from(nargs).unwrap_or(0);
+    if positional > 2 {
+        return Err(PyTypeError::new_err(format!(
+            "decode() takes at most 2 arguments ({positional} given)"
+        )));
+    }
+    // SAFETY: `args` holds `positional` borrowed references, then one per keyword.
+    let arg = |k: usize| unsafe { Bound::from_borrowed_ptr(py, *args.add(k)) };
+    let mut slots: [Option<Bound<'py, PyAny>>; 2] = [None, None];
+    for (k, slot) in slots.iter_mut().enumerate().take(positional) {
+        *slot = Some(arg(k));
+    }
+    if !kwnames.is_null() {
+        // SAFETY: `kwnames` is a tuple of str.
+        let names = unsafe { Bound::from_borrowed_ptr(py, kwnames) };
+        let names = names.cast::<PyTuple>()?;
+        for (k, name) in names.iter().enumerate() {
+            let name: String = name.extract()?;
+            let at = match name.as_str() {
+                "data" => 0,
+                "errors" => 1,
+                other => {
+                    return Err(PyTypeError::new_err(format!(
+                        "decode() got an unexpected keyword argument '{other}'"
+                    )))
+                }
+            };
+            if slots[at].is_some() {
+                return Err(PyTypeError::new_err(format!(
+                    "decode() got multiple values for argument '{name}'"
+                )));
+            }
+            slots[at] = Some(arg(positional + k));
+        }
+    }
+    let [data, errors] = slots;
+    let data = data
+        .ok_or_else(|| PyTypeError::new_err("decode() missing required argument 'data' (pos 1)"))?;
+    Ok((data, errors))
+}
+
+/// For the measurement behind the choice of transcoder (docs/PYTHON.md): valid `data`
+/// decoded by vutf8's own loop of [`decode_text`] (16 ASCII bytes at a time with SSE2, one
+/// character at a time otherwise) instead of simdutf. The same `str` as `decode`.
+#[pyfunction]
+pub fn _decode_own<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyString>> {
+    let input = Input::new(data)?;
+    damaged(py, input.bytes(), Handler::Ignore)
+}
+
+/// For the same measurement: valid `data` decoded by simdutf whatever its density (what
+/// `decode` does for dense text). The same `str` as `decode`.
+#[pyfunction]
+pub fn _decode_simdutf<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyString>> {
+    let input = Input::new(data)?;
+    let bytes = input.bytes();
+    let shape = run(py, bytes, shape_of_valid)?
+        .ok_or_else(|| PyValueError::new_err("_decode_simdutf takes valid UTF-8 only"))?;
+    make(py, bytes, shape.kind(), shape.chars, |out, b| {
+        // SAFETY: `b` is valid UTF-8 of `shape.chars` characters of `shape.kind()`.
+        unsafe { fill_valid(out, b) }
+    })
+}
+
+/// Adds `decode` to `m`, after probing how strings are made.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    crate::pystr::init(m.py());
+    // SAFETY: `DECODE` lives as long as the process, and `m` is a live module.
+    let function = unsafe {
+        let made = ffi::PyCFunction_NewEx(DECODE.0.get(), m.as_ptr(), std::ptr::null_mut());
+        Bound::from_owned_ptr_or_err(m.py(), made)?
+    };
+    m.add("decode", function)?;
+    m.add_function(wrap_pyfunction!(_portable, m)?)?;
+    m.add_function(wrap_pyfunction!(_decode_own, m)?)?;
+    m.add_function(wrap_pyfunction!(_decode_simdutf, m)?)
+}

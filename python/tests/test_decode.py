@@ -1,0 +1,239 @@
+"""`vutf8.decode(data, errors)` against `bytes(data).decode('utf-8', errors)`: the same
+`str` (equal, of the same PEP 393 kind and size, the same hash) or the same
+`UnicodeDecodeError` (type, object, start, end, reason, message), for the five handlers vutf8
+runs itself and for others through CPython; on Hypothesis's inputs, 20,000 seeded
+mutations of real and adversarial text, the real corpus and the damaged logs where this
+machine has them (scripts/real-corpus.sh, scripts/real-logs.sh), every buffer kind, both
+ways of making strings, and inputs past DETACH_MIN."""
+
+from __future__ import annotations
+
+import codecs
+import os
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import ADVERSARIAL, BUFFER_KINDS, EDGE_BYTES, PAD, any_bytes
+from hypothesis import given
+from hypothesis import strategies as st
+
+import vutf8
+from vutf8 import _vutf8
+
+HANDLERS = ["strict", "replace", "backslashreplace", "surrogateescape", "ignore"]
+ROOT = Path(__file__).resolve().parents[2]
+#: How many seeded mutations test_seeded_mutations checks (each with every handler).
+MUTATIONS = int(os.environ.get("VUTF8_DECODE_MUTATIONS", "20000"))
+
+
+def cpython(data: bytes, errors: str) -> str | BaseException:
+    try:
+        return data.decode("utf-8", errors)
+    except (UnicodeDecodeError, LookupError, TypeError) as e:
+        return e
+
+
+def ours(buffer: object, errors: str) -> str | BaseException:
+    try:
+        return vutf8.decode(buffer, errors)
+    except (UnicodeDecodeError, LookupError, TypeError) as e:
+        return e
+
+
+def assert_same(data: bytes, errors: str, buffer: object | None = None) -> None:
+    expected = cpython(data, errors)
+    got = ours(data if buffer is None else buffer, errors)
+    if isinstance(expected, str):
+        assert isinstance(got, str), (data, errors, got)
+        assert got == expected, (data, errors)
+        # The same PEP 393 form: kind and length give the size; the hash is the text's.
+        assert sys.getsizeof(got) == sys.getsizeof(expected), (data, errors)
+        assert hash(got) == hash(expected)
+        return
+    assert isinstance(got, type(expected)), (data, errors, got, expected)
+    if isinstance(expected, UnicodeDecodeError):
+        # vutf8's own for its handlers; another handler's is CPython's, passed through.
+        assert (type(got) is vutf8.Utf8Error) is (errors in HANDLERS)
+        assert (got.encoding, got.object, got.start, got.end, got.reason) == (
+            expected.encoding,
+            expected.object,
+            expected.start,
+            expected.end,
+            expected.reason,
+        )
+        assert str(got) == str(expected)
+    else:
+        assert str(got) == str(expected)
+
+
+def assert_all_handlers(data: bytes, buffer: object | None = None) -> None:
+    for errors in HANDLERS:
+        assert_same(data, errors, buffer)
+
+
+@given(any_bytes)
+def test_every_handler_against_cpython(data: bytes) -> None:
+    assert_all_handlers(data)
+
+
+@pytest.mark.parametrize("kind", sorted(BUFFER_KINDS))
+@given(data=any_bytes)
+def test_every_buffer_kind(kind: str, data: bytes) -> None:
+    with BUFFER_KINDS[kind](data) as buffer:
+        assert_all_handlers(data, buffer)
+
+
+@given(st.lists(st.sampled_from(["a", "é", "\u0100", "\uffff", "😀", "\U0010ffff"]), max_size=80))
+def test_every_kind_of_valid_text(chars: list[str]) -> None:
+    """Valid text of each PEP 393 kind and their mixes, at lengths around the vector
+    blocks: the string's kind is the widest character's."""
+    text = "".join(chars)
+    for data in (text.encode(), (text * 7).encode(), ("x" * 33 + text).encode()):
+        assert_all_handlers(data)
+
+
+def mutate(rng: random.Random, data: bytes) -> bytes:
+    """`data` with 1 to 4 edits: a byte replaced, inserted or deleted, or an adversarial
+    sequence inserted, at random places (some at the ends)."""
+    out = bytearray(data)
+    for _ in range(rng.randint(1, 4)):
+        at = rng.choice([0, len(out), rng.randint(0, len(out))])
+        edit = rng.randrange(4)
+        if edit == 0 and at < len(out):
+            out[at] = rng.choice(EDGE_BYTES + [rng.randrange(256)])
+        elif edit == 1:
+            out[at:at] = bytes([rng.choice(EDGE_BYTES + [rng.randrange(256)])])
+        elif edit == 2 and at < len(out):
+            del out[at]
+        else:
+            out[at:at] = rng.choice(ADVERSARIAL)
+    return bytes(out)
+
+
+def seeds() -> list[bytes]:
+    """Texts to mutate: the padding text, the conformance files and slices of the real
+    corpus when this machine has them."""
+    texts = [PAD, PAD[:200], b"plain ascii " * 20, "é".encode() * 100, "😀".encode() * 50]
+    corpus = ROOT / "target" / "real-corpus" / "text"
+    if corpus.is_dir():
+        for path in sorted(corpus.iterdir())[:6]:
+            whole = path.read_bytes()
+            texts += [whole[i : i + 700] for i in range(0, min(len(whole), 70_000), 7_000)]
+    return texts
+
+
+def test_seeded_mutations() -> None:
+    rng = random.Random(20_260_001)
+    texts = seeds()
+    kinds = ["bytes", "bytearray", "memoryview", "mmap"]
+    for i in range(MUTATIONS):
+        data = mutate(rng, rng.choice(texts))
+        with BUFFER_KINDS[kinds[i % len(kinds)]](data) as buffer:
+            assert_all_handlers(data, buffer)
+
+
+def test_both_ways_of_making_strings() -> None:
+    """The portable way (CPython's decoders of Latin-1, UTF-16, UTF-32 copying vutf8's
+    buffer) gives the same strings as the direct way, lone surrogates included."""
+    rng = random.Random(7)
+    texts = seeds()
+    was = _vutf8._portable()
+    try:
+        for portable in (True, False):
+            _vutf8._portable(portable)
+            for _ in range(2000):
+                assert_all_handlers(mutate(rng, rng.choice(texts)))
+    finally:
+        _vutf8._portable(was)
+
+
+def test_long_inputs_without_the_gil() -> None:
+    n = vutf8.DETACH_MIN * 3
+    text = (PAD * (n // len(PAD) + 1))[:n].decode("utf-8", "ignore").encode()
+    for data in (
+        text,
+        text + b"\xe2\x82",
+        text[:1000] + b"\xed\xa0\x80" + text,
+        bytes(random.Random(3).getrandbits(8) for _ in range(n)),
+        text.decode().encode("latin-1", "replace"),
+        ("é" * n).encode() + "😀".encode() + b"\xff",
+    ):
+        assert_all_handlers(data)
+        assert_all_handlers(data, bytearray(data))
+
+
+def test_other_handlers_are_cpythons() -> None:
+    """Any other name is looked up and called by CPython: registered handlers, ones that
+    do not exist (a LookupError only when an error needs a handler), surrogatepass."""
+    calls = []
+
+    def question_marks(e: UnicodeDecodeError) -> tuple[str, int]:
+        calls.append((e.start, e.end))
+        return "?", e.end
+
+    codecs.register_error("vutf8-test-question-marks", question_marks)
+    for data in (b"ok \xff and \xc0\xaf", b"\xed\xa0\x80 surrogate", b"valid", b"\xf0\x9f"):
+        for errors in ("vutf8-test-question-marks", "surrogatepass", "no-such-handler"):
+            assert_same(data, errors)
+            assert_same(data, errors, bytearray(data))
+    assert calls
+
+
+def test_refusals() -> None:
+    for bad in ("text", 3, None):
+        with pytest.raises(TypeError):
+            vutf8.decode(bad)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        vutf8.decode(b"x", None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not C-contiguous"):
+        vutf8.decode(memoryview(b"abcd")[::2])
+    with pytest.raises(TypeError, match="Python objects"):
+        vutf8.decode(np.array([b"ok"], dtype=object))
+    assert vutf8.decode(b"") == "" and vutf8.decode(bytearray()) == ""
+
+
+def real_files() -> list[Path]:
+    """The real corpus and the real logs, where this machine has them."""
+    files: list[Path] = []
+    for folder in ("real-corpus", "real-logs"):
+        base = ROOT / "target" / folder
+        if base.is_dir():
+            files += sorted(p for p in base.rglob("*") if p.is_file() and p.suffix != ".md")
+    return files
+
+
+@pytest.mark.parametrize("path", real_files() or [None], ids=lambda p: p.name if p else "none")
+def test_real_corpus_and_damaged_logs(path: Path | None) -> None:
+    if path is None:
+        pytest.skip("no target/real-corpus or target/real-logs: run scripts/real-corpus.sh, real-logs.sh")
+    data = path.read_bytes()
+    assert_all_handlers(data)
+    with BUFFER_KINDS["mmap"](data) as mapped:
+        assert_same(data, "replace", mapped)
+
+
+def test_a_numpy_object_array_is_refused_everywhere() -> None:
+    """Its bytes are pointers: before, `is_valid` read them (and its answer depended on
+    the addresses)."""
+    objects = np.array([b"ok"], dtype=object)
+    for call in (vutf8.is_valid, vutf8.validate, vutf8.decode, vutf8.line_verdicts):
+        with pytest.raises(TypeError, match="Python objects"):
+            call(objects)
+
+
+def test_isolated_bytes_at_every_place_of_a_block() -> None:
+    """Latin-1 text read as UTF-8: every non-ASCII byte alone, or two apart, between ASCII
+    bytes, at each of the 16 places of the vector blocks and across them (the path that
+    writes a block whole and replaces its bytes), and next to a valid character."""
+    for byte in range(0x80, 0x100):
+        for at in range(0, 40):
+            for tail in (b"", b"z" * 30, "é".encode() + b"x" * 20):
+                for data in (
+                    b"a" * at + bytes([byte]) + b"b" * 20 + tail,
+                    b"a" * at + bytes([byte]) + b"c" + bytes([byte]) + b"d" * 17 + tail,
+                ):
+                    assert_same(data, "replace")
+                    assert_same(data, "surrogateescape")
