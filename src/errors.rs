@@ -305,12 +305,14 @@ pub(crate) fn for_each_span<S: OnSpan>(bytes: &[u8], mut pos: usize, dense: bool
 
 /// [`ErrorScanner::scan_spans`]'s errors, moved `base` bytes later; a sequence left open at
 /// the end of the chunk is kept aside (`open`), not told.
+#[cfg(feature = "alloc")]
 struct Shifted<S> {
     inner: S,
     base: usize,
     open: Option<usize>,
 }
 
+#[cfg(feature = "alloc")]
 impl<S: OnSpan> OnSpan for Shifted<S> {
     #[inline(always)]
     fn span(&mut self, start: usize, error_len: Option<usize>) {

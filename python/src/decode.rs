@@ -137,9 +137,33 @@ pub fn decode<'py>(
     }
     match Handler::named(errors) {
         Some(Handler::Strict) => Err(strict_error(&input, data, bytes)),
+        // U+FFFD per ill-formed part is vutf8's lossy decoding, whose search of damaged
+        // text goes a block at a time (`vutf8::from_utf8_lossy`), then the valid text's
+        // transcoding.
+        Some(Handler::Replace) => {
+            let text = run(py, bytes, |b| vutf8::from_utf8_lossy(b).into_owned())?;
+            valid_str(py, text.as_bytes())
+        }
         Some(handler) => damaged(py, bytes, handler),
         None => cpython_decode(py, bytes, errors),
     }
+}
+
+/// The `str` of `bytes`, which are valid UTF-8, in its narrowest form.
+fn valid_str<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Bound<'py, PyString>> {
+    let shape = run(py, bytes, shape_of_valid)?
+        .ok_or_else(|| PyValueError::new_err("vutf8: internal error: lossy text found invalid"))?;
+    if shape.kind() >= Kind::Ucs2 && (bytes.len() - shape.chars) * SPARSE < bytes.len() {
+        if bytes.len() >= SPARSE_MIN {
+            return sparse(py, bytes, shape);
+        }
+        return sparse_short(py, bytes, shape);
+    }
+    make(py, bytes, shape.kind(), shape.chars, |out, b| {
+        // SAFETY: `b` is valid UTF-8 of `shape.chars` characters whose widest is of
+        // `shape.kind()`, the kind and length of `out`.
+        unsafe { fill_valid(out, b) }
+    })
 }
 
 /// The `Utf8Error` of invalid input, as `validate` raises it.
