@@ -137,10 +137,11 @@ pub fn decode<'py>(
     }
     match Handler::named(errors) {
         Some(Handler::Strict) => Err(strict_error(&input, data, bytes)),
-        // U+FFFD per ill-formed part is vutf8's lossy decoding, whose search of damaged
-        // text goes a block at a time (`vutf8::from_utf8_lossy`), then the valid text's
-        // transcoding.
-        Some(Handler::Replace) => {
+        // Where errors are dense, U+FFFD per ill-formed part is vutf8's lossy decoding,
+        // whose search of damaged text goes a block at a time (`vutf8::from_utf8_lossy`),
+        // then the valid text's transcoding; where they are sparse (Latin-1 text), the
+        // transcoding loop that replaces as it goes is faster (docs/PYTHON.md, `decode`).
+        Some(Handler::Replace) if dense_errors(bytes) => {
             let text = run(py, bytes, |b| vutf8::from_utf8_lossy(b).into_owned())?;
             valid_str(py, text.as_bytes())
         }
@@ -148,6 +149,19 @@ pub fn decode<'py>(
         None => cpython_decode(py, bytes, errors),
     }
 }
+
+/// Whether `bytes` start with more than one error in [`DENSE`] bytes (in their first
+/// [`PROBE`] bytes): random bytes and binary junk, not text in another encoding.
+fn dense_errors(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(PROBE)];
+    let enough = head.len() / DENSE + 1;
+    vutf8::errors(head).take(enough).count() == enough
+}
+
+/// The density of errors from which [`decode`]'s `replace` goes by vutf8's lossy
+/// decoding: one error in 8 bytes (Latin-1 text has one in 30 or more, random bytes one
+/// in 2 or 3).
+const DENSE: usize = 8;
 
 /// The `str` of `bytes`, which are valid UTF-8, in its narrowest form.
 fn valid_str<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Bound<'py, PyString>> {
@@ -555,7 +569,7 @@ fn optimistic<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Option<Bound<'py, 
     decode_into(py, bytes, Handler::Strict, kind)
 }
 
-/// The bytes [`optimistic`] looks at.
+/// The bytes [`optimistic`] and [`dense_errors`] look at.
 const PROBE: usize = 4096;
 
 /// Where [`decode_damaged`] is: the next byte to read, the next character to write.
