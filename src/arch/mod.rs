@@ -5,17 +5,19 @@
 //!
 //! ```text
 //! backends! { mod x86;
-//!     Sse42:  x86::sse42::Sse42Vector,   x86::sse42,  portable::count_non_continuation,  "sse4.2";
-//!     Avx2:   x86::avx2::Avx2Vector,     x86::avx2,   x86::count::count_non_continuation, "avx2";
-//!     Avx2:   x86::avx2::Avx2Vector<true>, x86::avx2units128, ..., "avx2" if x86::has_128_bit_units;
-//!     Avx2:   x86::avx2::Avx2Vector<false, true>, x86::avx2zen5, ..., "avx2" if x86::checks_short_inputs_whole;
+//!     Sse42:  x86::sse42::Sse42Vector, tuning::OutOfLine128, sse42, portable::count_non_continuation, "sse4.2";
+//!     Avx2:   x86::avx2::Avx2Vector,   tuning::Avx2Units256, avx2,  x86::count::count_non_continuation, "avx2";
+//!     Avx2:   x86::avx2::Avx2Vector,   tuning::Avx2Units128, avx2units128 sharing avx2, ..., "avx2" if x86::has_128_bit_units;
+//!     Avx2:   x86::avx2::Avx2Vector,   tuning::Avx2Zen5,     avx2zen5 sharing avx2, ..., "avx2" if x86::checks_short_inputs_whole;
 //!     #[cfg(feature = "avx512")]
-//!     Avx512: x86::avx512::Avx512Vector, x86::avx512, x86::count::count_non_continuation, "avx512f", "avx512bw";
+//!     Avx512: x86::avx512::Avx512Vector<x86::avx512::Pshufb>, tuning::Avx512, avx512, ..., "avx512f", "avx512bw";
 //!     #[cfg(feature = "avx512")]
-//!     Avx512: x86::avx512::Avx512Vector<true>, x86::avx512vbmi, ..., "avx512f", "avx512bw", "avx512vbmi";
+//!     Avx512: x86::avx512::Avx512Vector<x86::avx512::Vpermb>, tuning::Avx512, avx512vbmi, ..., "avx512f", "avx512bw", "avx512vbmi";
 //! }
 //! ```
 //!
+//! A row pairs a vector type (what an instruction set can do: [`generic::vector`]) with a
+//! schedule (how the CPUs of the row are driven: [`generic::tuning`]).
 //! A backend may have more than one row, for CPUs with more of its instruction set
 //! (AVX-512 with VBMI), or for some CPUs of it, named by an `if` (AVX2 on 128-bit units
 //! and AVX2 on the AMD Zen 5, each with a schedule of its own): the last row this CPU runs
@@ -25,8 +27,8 @@
 //! row with an `if` is chosen only at run time (with `std`): a build without detection
 //! never takes it.
 //!
-//! Each entry names the [`Backend`], its vector type, its module (whose `entry_points!`
-//! defines its raw validator `validate`, an `unsafe fn(&[u8], usize) -> Result<(), usize>`:
+//! Each entry names the [`Backend`], its vector type, its schedule, its module (declared by
+//! the table, where `entry_points!` defines its raw validator `validate`, an `unsafe fn(&[u8], usize) -> Result<(), usize>`:
 //! the generic algorithm inlined into one `#[target_feature]` function, and the same
 //! answer as a `bool` in `is_valid` ([`ValidFn`]); its cold `locate`
 //! ([`LocateFn`]); its `scan` of a records window for delimiters and errors
@@ -50,8 +52,8 @@
 //!   the cold `locate` are written once, in one `dispatched!` table.
 //! - `for_each_vector` (tests): run a test with every vector type this CPU supports.
 //!
-//! Adding a backend is one entry in its target's table, plus its [`Backend`] variant (AVX-512
-//! was added that way: its module, the entry above, the variant).
+//! Adding a backend is one entry in its target's table, plus its vector type, its
+//! [`Backend`] variant and, where no existing one fits, its schedule.
 //!
 //! A raw validator returns `Err(from)` when the input is invalid, and only says yes or no
 //! as fast as it can: `from` is where its backend's `locate` (cold, never run on valid
@@ -195,14 +197,14 @@ fn yes(result: Result<(), usize>) -> bool {
 /// `$unaligned` (AVX2's groups that start where the input does, AVX-512's first groups) or
 /// `$medium`, so that the short path does not pay for the registers the medium path saves,
 /// nor move with its code (see
-/// [`Vector::PATHS_OUT_OF_LINE`](generic::vector::Vector::PATHS_OUT_OF_LINE)). Where
+/// [`Schedule::PATHS_OUT_OF_LINE`](generic::tuning::Schedule::PATHS_OUT_OF_LINE)). Where
 /// `schedule::words_first` says (AVX2 on 256-bit units), inputs under one register go
 /// first to `$register` (under 16 bytes, or 16-31 bytes): an ASCII test with no taken
 /// jump to the answer, and for the others a jump on to `$small`. `$finish` turns the
 /// schedule's `Result` into the entry's return type.
 #[allow(unused_macros)] // Unused on targets without a vector backend.
 macro_rules! entry_and_paths {
-    ($vector:ty, [$($feature:tt),+], $(#[$doc:meta])*
+    ($vector:ty, $schedule:ty, [$($feature:tt),+], $(#[$doc:meta])*
      fn $entry:ident, $register:ident, $small:ident, $unaligned:ident, $medium:ident,
         $long:ident -> $ret:ty
         = $finish:path) => {
@@ -212,13 +214,13 @@ macro_rules! entry_and_paths {
         /// The CPU supports this backend's target features.
         $(#[target_feature(enable = $feature)])+
         pub(crate) unsafe fn $entry(input: &[u8], at: usize) -> $ret {
-            use crate::arch::generic::{schedule, vector::Vector};
+            use crate::arch::generic::{schedule, tuning::Schedule, vector::Vector};
             let len = input.len();
-            if len >= <$vector as Vector>::MEDIUM_BELOW {
+            if len >= <$schedule as Schedule>::MEDIUM_BELOW {
                 // SAFETY: the caller guarantees the target features.
                 return unsafe { $long(input, at) };
             }
-            if schedule::words_first::<$vector>() {
+            if schedule::words_first::<$vector, $schedule>() {
                 if len < <<$vector as Vector>::Narrow as Vector>::BYTES {
                     // SAFETY: the caller guarantees the target features; the length as
                     // checked.
@@ -229,17 +231,17 @@ macro_rules! entry_and_paths {
                     return unsafe { $register::<false>(input) };
                 }
             }
-            if !<$vector as Vector>::PATHS_OUT_OF_LINE {
+            if !<$schedule as Schedule>::PATHS_OUT_OF_LINE {
                 // SAFETY: the caller guarantees the target features, and this function
                 // enables them, so the generic code is inlined here and compiled with it.
-                return $finish(unsafe { schedule::validate::<$vector>(input) });
+                return $finish(unsafe { schedule::validate::<$vector, $schedule>(input) });
             }
             // SAFETY: (each path) the caller guarantees the target features; the length as
             // checked.
             unsafe {
-                if len < <$vector as Vector>::GROUPS_FROM {
+                if len < <$schedule as Schedule>::GROUPS_FROM {
                     $small(input)
-                } else if len < <$vector as Vector>::ALIGNED_FROM {
+                } else if len < <$schedule as Schedule>::ALIGNED_FROM {
                     $unaligned(input)
                 } else {
                     $medium(input)
@@ -251,7 +253,7 @@ macro_rules! entry_and_paths {
         #[doc = stringify!($entry)]
         /// `] in a function of their own, where `schedule::words_first` says: `WORDS`,
         /// those under one register of `Vector::Narrow` (16 bytes), tested for ASCII from
-        /// `Vector::SHORT_ASCII_FROM` by two 8-byte reads; otherwise those of one register
+        /// `Schedule::SHORT_ASCII_FROM` by two 8-byte reads; otherwise those of one register
         /// of `Vector::Narrow` up to one of this backend (16-31 bytes), by two registers of
         /// `Vector::Narrow`. An input that is ASCII leaves with no taken jump; the others go
         /// on to the short path's function (`$small`, which tests them again: a guess the
@@ -270,7 +272,7 @@ macro_rules! entry_and_paths {
             // SAFETY: the caller guarantees the target features and the length, which
             // `$small`'s contract asks for too.
             unsafe {
-                crate::arch::generic::schedule::ascii_first::<$vector, WORDS, _>(
+                crate::arch::generic::schedule::ascii_first::<$vector, $schedule, WORDS, _>(
                     input,
                     $finish(Ok(())),
                     |input| $small(input),
@@ -280,7 +282,7 @@ macro_rules! entry_and_paths {
 
         /// One register or the short path of [`
         #[doc = stringify!($entry)]
-        /// `] in a function of its own (inputs shorter than `Vector::GROUPS_FROM`, which is
+        /// `] in a function of its own (inputs shorter than `Schedule::GROUPS_FROM`, which is
         /// `SHORT_BELOW` but on AVX2 and AVX-512).
         ///
         /// # Safety
@@ -289,37 +291,37 @@ macro_rules! entry_and_paths {
         $(#[target_feature(enable = $feature)])+
         unsafe fn $small(input: &[u8]) -> $ret {
             // SAFETY: the caller guarantees the target features and the length.
-            $finish(unsafe { crate::arch::generic::schedule::validate_small::<$vector>(input) })
+            $finish(unsafe { crate::arch::generic::schedule::validate_small::<$vector, $schedule>(input) })
         }
 
         /// The medium path of [`
         #[doc = stringify!($entry)]
         /// `] with no aligned head (AVX2's groups that start where the input does) in a
-        /// function of its own (`Vector::GROUPS_FROM` to `Vector::ALIGNED_FROM - 1` bytes).
+        /// function of its own (`Schedule::GROUPS_FROM` to `Schedule::ALIGNED_FROM - 1` bytes).
         ///
         /// # Safety
-        /// The CPU supports this backend's target features; `Vector::GROUPS_FROM <=
-        /// input.len() < Vector::ALIGNED_FROM`.
+        /// The CPU supports this backend's target features; `Schedule::GROUPS_FROM <=
+        /// input.len() < Schedule::ALIGNED_FROM`.
         #[inline(never)]
         $(#[target_feature(enable = $feature)])+
         unsafe fn $unaligned(input: &[u8]) -> $ret {
             // SAFETY: the caller guarantees the target features and the length.
-            $finish(unsafe { crate::arch::generic::schedule::validate_unaligned::<$vector>(input) })
+            $finish(unsafe { crate::arch::generic::schedule::validate_unaligned::<$vector, $schedule>(input) })
         }
 
         /// The medium path of [`
         #[doc = stringify!($entry)]
         /// `] from the first 64-byte boundary in a function of its own
-        /// (`Vector::ALIGNED_FROM` to `MEDIUM_BELOW - 1` bytes).
+        /// (`Schedule::ALIGNED_FROM` to `MEDIUM_BELOW - 1` bytes).
         ///
         /// # Safety
-        /// The CPU supports this backend's target features; `Vector::ALIGNED_FROM <=
+        /// The CPU supports this backend's target features; `Schedule::ALIGNED_FROM <=
         /// input.len()`.
         #[inline(never)]
         $(#[target_feature(enable = $feature)])+
         unsafe fn $medium(input: &[u8]) -> $ret {
             // SAFETY: the caller guarantees the target features and the length.
-            $finish(unsafe { crate::arch::generic::schedule::validate_aligned::<$vector>(input) })
+            $finish(unsafe { crate::arch::generic::schedule::validate_aligned::<$vector, $schedule>(input) })
         }
     };
 }
@@ -332,24 +334,24 @@ macro_rules! entry_and_paths {
 /// delimiters and errors ([`ScanFn`]). A backend may need several target features
 /// (AVX-512: AVX512F and AVX512BW).
 ///
-/// A row whose vector type differs from another's only in the schedule's size tiers (AVX2
-/// on 128-bit units) names that row's module after `sharing`: its own entries and paths
-/// are compiled, and the main loop, the scan and the cold `locate`, which read none of
-/// those tiers (`generic::main_loop`, `generic::marks`, `schedule::locate`), are the other
+/// A row whose vector type is another's with a schedule of its own (AVX2 on 128-bit units,
+/// on the Zen 5) names that row's module after `sharing`: its own entries and paths are
+/// compiled, and the main loop (with the other row's schedule), the scan and the cold
+/// `locate` (which read no schedule: `generic::marks`, `schedule::locate`) are the other
 /// module's (the same machine code, compiled once).
 #[allow(unused_macros)] // Unused on targets without a vector backend.
 macro_rules! entry_points {
-    ($vector:ty, $($feature:tt),+; sharing $shared:path) => {
-        entry_points!(@entries $vector, $($feature),+);
+    ($vector:ty, $schedule:ty, $($feature:tt),+; sharing $shared:path) => {
+        entry_points!(@entries $vector, $schedule, $($feature),+);
         use $shared::{is_valid_long, validate_long};
         pub(crate) use $shared::{locate, scan, subparts};
     };
-    ($vector:ty, $($feature:tt),+) => {
-        entry_points!(@entries $vector, $($feature),+);
-        entry_points!(@shared $vector, $($feature),+);
+    ($vector:ty, $schedule:ty, $($feature:tt),+) => {
+        entry_points!(@entries $vector, $schedule, $($feature),+);
+        entry_points!(@shared $vector, $schedule, $($feature),+);
     };
-    (@entries $vector:ty, $($feature:tt),+) => {
-        entry_and_paths! { $vector, [$($feature),+],
+    (@entries $vector:ty, $schedule:ty, $($feature:tt),+) => {
+        entry_and_paths! { $vector, $schedule, [$($feature),+],
             /// Runs the lookup algorithm with this backend; see
             /// [`schedule::validate`](crate::arch::generic::schedule::validate). An error's
             /// place is left to the cold [`locate`]: `is_valid` never pays for it.
@@ -359,7 +361,7 @@ macro_rules! entry_points {
                 = core::convert::identity
         }
 
-        entry_and_paths! { $vector, [$($feature),+],
+        entry_and_paths! { $vector, $schedule, [$($feature),+],
             /// [`validate`]'s answer without the place of an error (the `valid` column):
             /// `crate::is_valid` jumps here, where a call of `validate` would have to come
             /// back to turn its `Result` into a `bool`.
@@ -368,7 +370,7 @@ macro_rules! entry_points {
                 = crate::arch::yes
         }
     };
-    (@shared $vector:ty, $($feature:tt),+) => {
+    (@shared $vector:ty, $schedule:ty, $($feature:tt),+) => {
         /// [`validate_long`]'s answer as a `bool`, so that [`is_valid`] can jump to it.
         ///
         /// # Safety
@@ -391,7 +393,7 @@ macro_rules! entry_points {
         pub(crate) unsafe fn validate_long(input: &[u8], at: usize) -> Result<(), usize> {
             // SAFETY: the caller guarantees the target features, and this function enables
             // them.
-            unsafe { crate::arch::generic::main_loop::validate_long::<$vector>(input, at) }
+            unsafe { crate::arch::generic::main_loop::validate_long::<$vector, $schedule>(input, at) }
         }
 
         /// The scan of a records window, with this backend: see
@@ -444,22 +446,35 @@ macro_rules! entry_points {
     };
 }
 
-/// Declares this target's backend modules and its table of vector backends (`BACKENDS`),
-/// and `for_each_vector` for the tests. With no entries, the macros above are not used and
-/// nothing calls the generic algorithm.
+/// Declares this target's module of vector types, one module of entry points per row
+/// (`entry_points!` with the row's vector type and schedule, named as the row's variant),
+/// its table of vector backends (`BACKENDS`), and `for_each_vector` for the tests. A row
+/// that names another after `sharing` takes that row's main loop, scan and cold `locate`
+/// (the same machine code, compiled once). With no entries, the macros above are not used
+/// and nothing calls the generic algorithm.
 macro_rules! backends {
-    (mod $arch:ident; $($(#[$attr:meta])* $backend:ident: $vector:ty, $arch_mod:ident::$module:ident, $count:path, $($feature:tt),+ $(if $prefer:path)?;)+) => {
+    (mod $arch:ident; $($(#[$attr:meta])* $backend:ident: $vector:ty, $schedule:ty,
+        $module:ident $(sharing $shared:ident)?, $count:path, $($feature:tt),+
+        $(if $prefer:path)?;)+) => {
         pub(crate) mod $arch;
+
+        $($(#[$attr])*
+        #[doc = concat!("The entry points of the `", stringify!($module), "` row of the table: ")]
+        #[doc = concat!("`", stringify!($vector), "` with the schedule `", stringify!($schedule), "`.")]
+        pub(crate) mod $module {
+            use crate::arch::{$arch, generic::tuning};
+            entry_points!($vector, $schedule, $($feature),+ $(; sharing crate::arch::$shared)?);
+        })+
 
         /// This target's vector backends, narrowest first.
         const BACKENDS: &[Entry] = &[$($(#[$attr])* Entry {
             backend: Backend::$backend,
-            raw: $arch_mod::$module::validate as RawValidate,
-            valid: $arch_mod::$module::is_valid as ValidFn,
-            locate: $arch_mod::$module::locate as LocateFn,
+            raw: $module::validate as RawValidate,
+            valid: $module::is_valid as ValidFn,
+            locate: $module::locate as LocateFn,
             count: $count as CountFn,
-            scan: $arch_mod::$module::scan as ScanFn,
-            subparts: $arch_mod::$module::subparts as SubpartsFn,
+            scan: $module::scan as ScanFn,
+            subparts: $module::subparts as SubpartsFn,
             compiled: $(cfg!(target_feature = $feature))&&+ $(&& { let _ = $prefer; false })?,
             detect: || $(has!($feature))&&+,
             prefer: || true $(&& RUNTIME_DETECTION && $prefer())?,
@@ -494,30 +509,35 @@ macro_rules! backends {
     };
 }
 
+// Each row: the backend, its vector type (what the instruction set can do), its schedule
+// (how the CPUs of the row are driven: `generic::tuning`), the module of its entry points
+// (the row's variant, `Backend::variant`), its character counter, the target features it
+// needs, and for a row that is for some CPUs only, the test that says which.
 cfg_if::cfg_if! {
     if #[cfg(any(target_arch = "x86", target_arch = "x86_64"))] {
         backends! { mod x86;
-            Sse42: x86::sse42::Sse42Vector, x86::sse42, portable::count_non_continuation, "sse4.2";
-            Avx2: x86::avx2::Avx2Vector, x86::avx2, x86::count::count_non_continuation, "avx2";
-            // The same backend where AVX2 runs on 128-bit units (Zen 1 and Zen+): its own
-            // schedule.
-            Avx2: x86::avx2::Avx2Vector<true>, x86::avx2units128, x86::count::count_non_continuation, "avx2" if x86::has_128_bit_units;
-            // The same backend on the AMD Zen 5: inputs up to one block checked whole.
-            Avx2: x86::avx2::Avx2Vector<false, true>, x86::avx2zen5, x86::count::count_non_continuation, "avx2" if x86::checks_short_inputs_whole;
+            Sse42: x86::sse42::Sse42Vector, tuning::OutOfLine128, sse42, portable::count_non_continuation, "sse4.2";
+            Avx2: x86::avx2::Avx2Vector, tuning::Avx2Units256, avx2, x86::count::count_non_continuation, "avx2";
+            // AVX2 where it runs on 128-bit units (AMD Zen 1 and Zen+, Hygon Dhyana): a
+            // schedule of its own for calls up to 16 KiB, the plain row's main loop.
+            Avx2: x86::avx2::Avx2Vector, tuning::Avx2Units128, avx2units128 sharing avx2, x86::count::count_non_continuation, "avx2" if x86::has_128_bit_units;
+            // AVX2 on the AMD Zen 5: inputs up to one block checked whole.
+            Avx2: x86::avx2::Avx2Vector, tuning::Avx2Zen5, avx2zen5 sharing avx2, x86::count::count_non_continuation, "avx2" if x86::checks_short_inputs_whole;
             // AVX512F implies AVX2, so AVX-512 counts with the AVX2 counter.
             #[cfg(feature = "avx512")]
-            Avx512: x86::avx512::Avx512Vector, x86::avx512, x86::count::count_non_continuation, "avx512f", "avx512bw";
-            // The same backend where the CPU has VBMI too: its nibble lookups need no mask.
+            Avx512: x86::avx512::Avx512Vector<x86::avx512::Pshufb>, tuning::Avx512, avx512, x86::count::count_non_continuation, "avx512f", "avx512bw";
+            // The same backend where the CPU has VBMI too (Ice Lake and later, Zen 4 and
+            // later): its nibble lookups are `vpermb`, with no mask.
             #[cfg(feature = "avx512")]
-            Avx512: x86::avx512::Avx512Vector<true>, x86::avx512vbmi, x86::count::count_non_continuation, "avx512f", "avx512bw", "avx512vbmi";
+            Avx512: x86::avx512::Avx512Vector<x86::avx512::Vpermb>, tuning::Avx512, avx512vbmi, x86::count::count_non_continuation, "avx512f", "avx512bw", "avx512vbmi";
         }
     } else if #[cfg(all(target_arch = "aarch64", target_feature = "neon"))] {
         backends! { mod aarch64;
-            Neon: aarch64::neon::NeonVector, aarch64::neon, portable::count_non_continuation, "neon";
+            Neon: aarch64::neon::NeonVector, tuning::Inline128, neon, portable::count_non_continuation, "neon";
         }
     } else if #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))] {
         backends! { mod wasm32;
-            Simd128: wasm32::simd128::Simd128Vector, wasm32::simd128, portable::count_non_continuation, "simd128";
+            Simd128: wasm32::simd128::Simd128Vector, tuning::Inline128, simd128, portable::count_non_continuation, "simd128";
         }
     } else {
         backends! {}
@@ -910,7 +930,7 @@ mod tests {
     /// Every row of the table this CPU runs finds the one character or error put into ASCII
     /// text at every place that matters to its schedule, at three alignments: every place
     /// of every length up to two blocks and a 256-bit register (the one-register paths,
-    /// the short path's ASCII tests from `Vector::SHORT_ASCII_FROM` on); and, in the rows
+    /// the short path's ASCII tests from `Schedule::SHORT_ASCII_FROM` on); and, in the rows
     /// the public [`Backend`] does not reach on this CPU (another row of the backend is
     /// chosen), medium lengths from the first of AVX2's groups of `SMALL_GROUP` blocks on
     /// 128-bit units (where they replace the short path) past their last, the places

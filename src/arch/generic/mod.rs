@@ -11,4 +11,5 @@ pub(crate) mod main_loop;
 pub(crate) mod marks;
 pub(crate) mod schedule;
 pub(crate) mod subparts;
+pub(crate) mod tuning;
 pub(crate) mod vector;

@@ -51,15 +51,15 @@
 //!   units 5): every register
 //!   checked, after an ASCII test of the first block and then of the others
 //!   ([`validate_short`]).
-//! - *An ASCII test of every input* with AVX2 (`Vector::SHORT_ASCII_FROM`: from 8 bytes;
+//! - *An ASCII test of every input* with AVX2 (`Schedule::SHORT_ASCII_FROM`: from 8 bytes;
 //!   on 128-bit units from 16): without it a message of mostly-ASCII text just under one
 //!   block costs more than one just over it, which leaves at its first test.
 //! - *A schedule per microarchitecture* where one pays: AVX2 on 128-bit units (AMD Zen 1
 //!   and Zen+) starts its groups from the first byte at 320 bytes and its aligned medium
 //!   path at 1 KiB, and tests a busy input's error every 512 bytes
-//!   (`Vector::BUSY_ERROR_TEST`): a full check costs twice as much there. Every AVX2 CPU
-//!   has groups of `SMALL_GROUP` blocks below 8 KiB (`Vector::SMALL_GROUPS_BELOW`), the
-//!   busy ones reached by a loop over their bits (`Vector::BUSY_GROUPS_LOOP`).
+//!   (`Schedule::BUSY_ERROR_TEST`): a full check costs twice as much there. Every AVX2 CPU
+//!   has groups of `SMALL_GROUP` blocks below 8 KiB (`Schedule::SMALL_GROUPS_BELOW`), the
+//!   busy ones reached by a loop over their bits (`Schedule::BUSY_GROUPS_LOOP`).
 //! - *Groups* of `MEDIUM_GROUP` blocks above that (AVX-512 from `LARGE_GROUPS_FROM_512`
 //!   below `MASKED_BELOW`: `MEDIUM_GROUP_512`; eight registers either way), on 64-byte
 //!   boundaries of memory, one ASCII test each; their number, and the rest's registers,
@@ -72,11 +72,11 @@
 //!   so that a wrong guess is found as soon as it is made, and an input that is all ASCII
 //!   takes one branch and none of the rest; on AVX-512 there, a first block that is not
 //!   ASCII sends the whole input through one pass instead.
-//! - *A branch per group* on AVX2 (`Vector::GROUP_BRANCHES`, [`validate_groups`]), and on
+//! - *A branch per group* on AVX2 (`Schedule::GROUP_BRANCHES`, [`validate_groups`]), and on
 //!   AVX-512 from `GROUPS_FROM_512` to `GROUP_BRANCHES_BELOW_512`: no branch on
 //!   the whole input (on mixed text, whether a whole message is ASCII is the coin); below
 //!   `MEDIUM_UNALIGNED_BELOW` (AVX2) the groups start where the input does (right after
-//!   the first block, whose test comes first, `Vector::GROUPS_AFTER_FIRST_BLOCK`; on
+//!   the first block, whose test comes first, `Schedule::GROUPS_AFTER_FIRST_BLOCK`; on
 //!   128-bit units at the first byte), fewer registers and instructions where the fixed
 //!   cost of a call weighs most; either way, a first block
 //!   that is not ASCII sends the whole input through one pass with no ASCII tests (busy
@@ -102,6 +102,7 @@
 //! and the decoder backs up from there.
 
 use super::lookup::Tables;
+use crate::arch::generic::tuning::Schedule;
 use crate::arch::generic::vector::Vector;
 use crate::tiers::{
     BLOCK, GROUP_BRANCHES_BELOW_512, LARGE_GROUPS_FROM_512, MASKED_BELOW, MEDIUM_GROUP,
@@ -111,7 +112,7 @@ use crate::tiers::{
 };
 use core::ops::{BitOr, Shl};
 
-/// Validates `input`, shorter than `V::MEDIUM_BELOW` bytes, with vector type `V`: the hot
+/// Validates `input`, shorter than `S::MEDIUM_BELOW` bytes, with vector type `V`: the hot
 /// path of a call (longer inputs: [`super::main_loop::validate_long`]).
 ///
 /// Returns `Err(from)` if the input is invalid: everything before `from` is valid except
@@ -123,18 +124,18 @@ use core::ops::{BitOr, Shl};
 /// compiled with that instruction set enabled (`#[target_feature]`), or the intrinsics will
 /// not be selected.
 #[inline(always)]
-pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
+pub(crate) unsafe fn validate<V: Vector, S: Schedule>(input: &[u8]) -> Result<(), usize> {
     let len = input.len();
-    debug_assert!(len < V::MEDIUM_BELOW);
+    debug_assert!(len < S::MEDIUM_BELOW);
     // SAFETY: (every path) the caller guarantees the instruction set; the length as
     // checked.
     unsafe {
-        if len < V::GROUPS_FROM {
-            validate_small::<V>(input)
-        } else if len < V::ALIGNED_FROM {
-            validate_unaligned::<V>(input)
+        if len < S::GROUPS_FROM {
+            validate_small::<V, S>(input)
+        } else if len < S::ALIGNED_FROM {
+            validate_unaligned::<V, S>(input)
         } else {
-            validate_aligned::<V>(input)
+            validate_aligned::<V, S>(input)
         }
     }
 }
@@ -143,29 +144,29 @@ pub(crate) unsafe fn validate<V: Vector>(input: &[u8]) -> Result<(), usize> {
 /// functions of their own that test them for ASCII first ([`words_ascii`] under one
 /// register of `V::Narrow`, [`ends_ascii`] on two of those above) and send the others on to
 /// the short path's function: where the paths are out of line
-/// (`Vector::PATHS_OUT_OF_LINE`) and inputs under one register of `V::Narrow` are tested
-/// for ASCII (`Vector::SHORT_ASCII_FROM`): AVX2 on 256-bit units.
-pub(crate) const fn words_first<V: Vector>() -> bool {
-    V::PATHS_OUT_OF_LINE && V::SHORT_ASCII_FROM < V::Narrow::BYTES
+/// (`Schedule::PATHS_OUT_OF_LINE`) and inputs under one register of `V::Narrow` are tested
+/// for ASCII (`Schedule::SHORT_ASCII_FROM`): AVX2 on 256-bit units.
+pub(crate) const fn words_first<V: Vector, S: Schedule>() -> bool {
+    S::PATHS_OUT_OF_LINE && S::SHORT_ASCII_FROM < V::Narrow::BYTES
 }
 
 /// The body of the entries' functions for inputs under one register of `V`, where
 /// [`words_first`] says (`crate::arch`): `yes` where `input` is all ASCII, else what `rest`
 /// (the short path's function) says. `WORDS`: the input is shorter than one register of
-/// `V::Narrow`, and tested from `V::SHORT_ASCII_FROM` bytes by [`words_ascii`]; otherwise
+/// `V::Narrow`, and tested from `S::SHORT_ASCII_FROM` bytes by [`words_ascii`]; otherwise
 /// it is one register of `V::Narrow` or more and tested by [`ends_ascii`] on two of them.
 ///
 /// # Safety
 /// The CPU supports `V`'s instruction set; with `WORDS`, `input.len() < V::Narrow::BYTES`,
 /// otherwise `V::Narrow::BYTES <= input.len() < V::BYTES`; `rest`'s own contract.
 #[inline(always)]
-pub(crate) unsafe fn ascii_first<V: Vector, const WORDS: bool, R>(
+pub(crate) unsafe fn ascii_first<V: Vector, S: Schedule, const WORDS: bool, R>(
     input: &[u8],
     yes: R,
     rest: impl FnOnce(&[u8]) -> R,
 ) -> R {
     let ascii = if WORDS {
-        input.len() >= V::SHORT_ASCII_FROM && words_ascii(input)
+        input.len() >= S::SHORT_ASCII_FROM && words_ascii(input)
     } else {
         // SAFETY: the caller guarantees the instruction set, and with it Narrow's (the
         // contract of `Vector::Narrow`), and the length.
@@ -178,24 +179,24 @@ pub(crate) unsafe fn ascii_first<V: Vector, const WORDS: bool, R>(
     }
 }
 
-/// [`validate`] for inputs shorter than `V::GROUPS_FROM` (`SHORT_BELOW` but on AVX2 and
+/// [`validate`] for inputs shorter than `S::GROUPS_FROM` (`SHORT_BELOW` but on AVX2 and
 /// AVX-512): one register (of `V::Narrow` where the input is shorter than one of those) or
 /// the short path. In a function of its own on the backends with
-/// `Vector::PATHS_OUT_OF_LINE`, so that the medium path's code does not move it about
+/// `Schedule::PATHS_OUT_OF_LINE`, so that the medium path's code does not move it about
 /// (sharing a function with the groups, the short path's timing moved with every change to
 /// them: docs/PERFORMANCE.md#paths-out-of-line).
 ///
 /// # Safety
 /// As for [`validate`]; `input.len() < SHORT_BELOW`.
 #[inline(always)]
-pub(crate) unsafe fn validate_small<V: Vector>(input: &[u8]) -> Result<(), usize> {
+pub(crate) unsafe fn validate_small<V: Vector, S: Schedule>(input: &[u8]) -> Result<(), usize> {
     debug_assert!(input.len() < SHORT_BELOW);
     // SAFETY: the caller guarantees the instruction set, and with it `V::Narrow`'s (the
     // contract of `Vector::Narrow`); the length as checked.
     unsafe {
         if input.len() >= V::BYTES {
-            validate_short::<V>(input)
-        } else if input.len() >= V::SHORT_ASCII_FROM && short_ascii::<V>(input) {
+            validate_short::<V, S>(input)
+        } else if input.len() >= S::SHORT_ASCII_FROM && short_ascii::<V, S>(input) {
             Ok(())
         } else if V::Narrow::BYTES < V::BYTES && input.len() < V::Narrow::BYTES {
             validate_partial::<V::Narrow>(input)
@@ -205,83 +206,83 @@ pub(crate) unsafe fn validate_small<V: Vector>(input: &[u8]) -> Result<(), usize
     }
 }
 
-/// [`validate`] for inputs of `V::GROUPS_FROM` to `V::ALIGNED_FROM - 1` bytes: (AVX2) the
+/// [`validate`] for inputs of `S::GROUPS_FROM` to `S::ALIGNED_FROM - 1` bytes: (AVX2) the
 /// groups that start where the input does ([`validate_groups`], of `SMALL_GROUP` blocks
-/// where `V::SMALL_GROUPS_BELOW` says, else `MEDIUM_GROUP`); (AVX-512, from
+/// where `S::SMALL_GROUPS_BELOW` says, else `MEDIUM_GROUP`); (AVX-512, from
 /// `GROUPS_FROM_512`) the groups of [`validate_aligned`] for the inputs that have one group
 /// (a first block and the groups from the first 64-byte boundary: this function's name
 /// says where AVX2's groups start). In a function of its own on the backends with
-/// `Vector::PATHS_OUT_OF_LINE`, so that the shorter inputs' function holds no more code
+/// `Schedule::PATHS_OUT_OF_LINE`, so that the shorter inputs' function holds no more code
 /// than the short path's (AVX-512: `crate::tiers::ONE_GROUP_BELOW_512` says what each
 /// other place cost). On the backends whose `GROUPS_FROM` and `ALIGNED_FROM` are
 /// `SHORT_BELOW` no input reaches it; it then takes the aligned path, which is right for
 /// every length from `SHORT_BELOW` on.
 ///
 /// # Safety
-/// As for [`validate`]; `V::GROUPS_FROM <= input.len() < V::ALIGNED_FROM`.
+/// As for [`validate`]; `S::GROUPS_FROM <= input.len() < S::ALIGNED_FROM`.
 #[inline(always)]
-pub(crate) unsafe fn validate_unaligned<V: Vector>(input: &[u8]) -> Result<(), usize> {
+pub(crate) unsafe fn validate_unaligned<V: Vector, S: Schedule>(input: &[u8]) -> Result<(), usize> {
     // Only the groups of `validate_groups` start where the input does, and they test every
     // group's bit in one mask; AVX-512's groups here are those of `validate_aligned`,
     // whose first group, with the whole block it leaves to the rest, fits in every input
     // from `GROUPS_FROM` on.
-    const { assert!(V::ALIGNED_FROM == SHORT_BELOW || V::GROUP_BRANCHES || V::BYTES == REGISTER_512) };
-    const { assert!(V::ALIGNED_FROM <= MASKED_BELOW) };
-    const { assert!(3 * BLOCK < V::GROUPS_FROM && V::GROUPS_FROM <= SHORT_BELOW) };
-    const { assert!(V::BYTES != REGISTER_512 || (2 + MEDIUM_GROUP) * BLOCK <= V::GROUPS_FROM) };
+    const { assert!(S::ALIGNED_FROM == SHORT_BELOW || S::GROUP_BRANCHES || V::BYTES == REGISTER_512) };
+    const { assert!(S::ALIGNED_FROM <= MASKED_BELOW) };
+    const { assert!(3 * BLOCK < S::GROUPS_FROM && S::GROUPS_FROM <= SHORT_BELOW) };
+    const { assert!(V::BYTES != REGISTER_512 || (2 + MEDIUM_GROUP) * BLOCK <= S::GROUPS_FROM) };
     // Every input of the unaligned groups of `SMALL_GROUP` blocks is shorter than
     // `SMALL_GROUPS_BELOW`.
-    const { assert!(V::SMALL_GROUPS_BELOW == 0 || V::ALIGNED_FROM <= V::SMALL_GROUPS_BELOW) };
-    debug_assert!((V::GROUPS_FROM..V::ALIGNED_FROM).contains(&input.len()));
+    const { assert!(S::SMALL_GROUPS_BELOW == 0 || S::ALIGNED_FROM <= S::SMALL_GROUPS_BELOW) };
+    debug_assert!((S::GROUPS_FROM..S::ALIGNED_FROM).contains(&input.len()));
     // SAFETY: the caller guarantees the instruction set; the length as checked.
     unsafe {
         if V::BYTES == REGISTER_512 {
-            validate_groups::<V, MEDIUM_GROUP, true>(input)
-        } else if V::GROUP_BRANCHES && V::SMALL_GROUPS_BELOW != 0 {
-            validate_groups::<V, SMALL_GROUP, false>(input)
-        } else if V::GROUP_BRANCHES {
-            validate_groups::<V, MEDIUM_GROUP, false>(input)
+            validate_groups::<V, S, MEDIUM_GROUP, true>(input)
+        } else if S::GROUP_BRANCHES && S::SMALL_GROUPS_BELOW != 0 {
+            validate_groups::<V, S, SMALL_GROUP, false>(input)
+        } else if S::GROUP_BRANCHES {
+            validate_groups::<V, S, MEDIUM_GROUP, false>(input)
         } else {
-            validate_aligned::<V>(input)
+            validate_aligned::<V, S>(input)
         }
     }
 }
 
-/// [`validate`] for inputs of `V::ALIGNED_FROM` bytes and more: the medium path from the
+/// [`validate`] for inputs of `S::ALIGNED_FROM` bytes and more: the medium path from the
 /// first 64-byte boundary (in a function of its own on the backends with
-/// `Vector::PATHS_OUT_OF_LINE`): [`validate_groups`] below `MASKED_BELOW` on the backends
-/// with `Vector::GROUP_BRANCHES` (AVX2) and below `GROUP_BRANCHES_BELOW_512` with 512-bit
+/// `Schedule::PATHS_OUT_OF_LINE`): [`validate_groups`] below `MASKED_BELOW` on the backends
+/// with `Schedule::GROUP_BRANCHES` (AVX2) and below `GROUP_BRANCHES_BELOW_512` with 512-bit
 /// registers, [`validate_medium`] otherwise; in groups of `MEDIUM_GROUP` blocks, but
 /// `MEDIUM_GROUP_512` with 512-bit registers from `LARGE_GROUPS_FROM_512` to
 /// `MASKED_BELOW` (eight registers a group, as AVX2's groups of `MEDIUM_GROUP` blocks
 /// have; AVX-512's whole files: see `crate::tiers::MEDIUM_GROUP_512`).
 ///
 /// # Safety
-/// As for [`validate`]; `V::ALIGNED_FROM <= input.len()`.
+/// As for [`validate`]; `S::ALIGNED_FROM <= input.len()`.
 #[inline(always)]
-pub(crate) unsafe fn validate_aligned<V: Vector>(input: &[u8]) -> Result<(), usize> {
-    debug_assert!(V::ALIGNED_FROM <= input.len());
+pub(crate) unsafe fn validate_aligned<V: Vector, S: Schedule>(input: &[u8]) -> Result<(), usize> {
+    debug_assert!(S::ALIGNED_FROM <= input.len());
     // SAFETY: the caller guarantees the instruction set and the length (SHORT_BELOW <=
-    // V::ALIGNED_FROM).
+    // S::ALIGNED_FROM).
     unsafe {
         let len = input.len();
-        if V::GROUP_BRANCHES && len < V::SMALL_GROUPS_BELOW {
-            validate_groups::<V, SMALL_GROUP, true>(input)
-        } else if (V::GROUP_BRANCHES && len < MASKED_BELOW)
+        if S::GROUP_BRANCHES && len < S::SMALL_GROUPS_BELOW {
+            validate_groups::<V, S, SMALL_GROUP, true>(input)
+        } else if (S::GROUP_BRANCHES && len < MASKED_BELOW)
             || (V::BYTES == REGISTER_512 && len < LARGE_GROUPS_FROM_512)
         {
-            validate_groups::<V, MEDIUM_GROUP, true>(input)
+            validate_groups::<V, S, MEDIUM_GROUP, true>(input)
         } else if V::BYTES == REGISTER_512 && len < GROUP_BRANCHES_BELOW_512 {
-            validate_groups::<V, MEDIUM_GROUP_512, true>(input)
+            validate_groups::<V, S, MEDIUM_GROUP_512, true>(input)
         } else if V::BYTES == REGISTER_512 && len < MASKED_BELOW {
-            validate_medium::<V, MEDIUM_GROUP_512>(input)
+            validate_medium::<V, S, MEDIUM_GROUP_512>(input)
         } else {
-            validate_medium::<V, MEDIUM_GROUP>(input)
+            validate_medium::<V, S, MEDIUM_GROUP>(input)
         }
     }
 }
 
-/// Inputs of `V::BYTES` to `V::GROUPS_FROM - 1` bytes (`SHORT_BELOW - 1`; AVX-512: 447,
+/// Inputs of `V::BYTES` to `S::GROUPS_FROM - 1` bytes (`SHORT_BELOW - 1`; AVX-512: 447,
 /// AVX2: 383, on 128-bit units 319), with no per-block ASCII or error tests, which for a
 /// few blocks cost more than they save.
 ///
@@ -292,7 +293,7 @@ pub(crate) unsafe fn validate_aligned<V: Vector>(input: &[u8]) -> Result<(), usi
 ///    every length: a single test of the whole input, right more often the longer the
 ///    input, made the lengths just past one block slower than twice as long ones on
 ///    Chinese text, a cliff (docs/PERFORMANCE.md#short-path). Up to one block, from
-///    `Vector::SHORT_ASCII_FROM` (AVX2), the OR of the first and the last register
+///    `Schedule::SHORT_ASCII_FROM` (AVX2), the OR of the first and the last register
 ///    ([`short_ascii`]); on the other backends no test: on text seen once it is a guess,
 ///    and there one or two registers cost about what a wrong guess costs (with AVX2 a
 ///    message of mostly-ASCII text just under one block costs more without it than one
@@ -309,12 +310,12 @@ pub(crate) unsafe fn validate_aligned<V: Vector>(input: &[u8]) -> Result<(), usi
 /// # Safety
 /// As for [`validate`]; `V::BYTES <= input.len() < SHORT_BELOW`.
 #[inline(always)]
-unsafe fn validate_short<V: Vector>(input: &[u8]) -> Result<(), usize> {
+unsafe fn validate_short<V: Vector, S: Schedule>(input: &[u8]) -> Result<(), usize> {
     let len = input.len();
     let ptr = input.as_ptr();
     if len <= BLOCK {
         // SAFETY: the caller guarantees the instruction set; len <= BLOCK.
-        if len >= V::SHORT_ASCII_FROM && unsafe { short_ascii::<V>(input) } {
+        if len >= S::SHORT_ASCII_FROM && unsafe { short_ascii::<V, S>(input) } {
             return Ok(());
         }
     } else {
@@ -363,7 +364,7 @@ unsafe fn validate_short<V: Vector>(input: &[u8]) -> Result<(), usize> {
 }
 
 /// Inputs of `SHORT_BELOW` to `MEDIUM_BELOW - 1` bytes on the backends without
-/// `Vector::GROUP_BRANCHES`, in groups of `G` blocks, each tested for ASCII with one
+/// `Schedule::GROUP_BRANCHES`, in groups of `G` blocks, each tested for ASCII with one
 /// OR-reduction and checked through the tables when it is not: the first block where it
 /// lies, then the groups from the first 64-byte boundary ([`aligned_head`]), so that their
 /// loads never straddle a cache line, then the rest (less than a group and a block) in
@@ -376,7 +377,9 @@ unsafe fn validate_short<V: Vector>(input: &[u8]) -> Result<(), usize> {
 /// # Safety
 /// As for [`validate`]; `2 * BLOCK <= input.len()` (`SHORT_BELOW`).
 #[inline(always)]
-unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(), usize> {
+unsafe fn validate_medium<V: Vector, S: Schedule, const G: usize>(
+    input: &[u8],
+) -> Result<(), usize> {
     const {
         // Below `MASKED_BELOW` every group's ASCII test fits in one mask of
         // `MEDIUM_MASK_GROUPS` bits.
@@ -427,7 +430,7 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
         // SAFETY: the first block, the groups and the rest's registers lie inside
         // `input`, each register 3 bytes in or more but the first block's first.
         return unsafe {
-            check_busy::<V, G>(
+            check_busy::<V, S, G>(
                 &t,
                 ptr,
                 len,
@@ -527,13 +530,13 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
     verdict(error.or(unsafe { open_at_end(&t, ptr, len, true) })).map_err(|_| clean_to)
 }
 
-/// Inputs of `Vector::GROUPS_FROM` (`GROUPS_FROM_256`; on 128-bit units
+/// Inputs of `Schedule::GROUPS_FROM` (`GROUPS_FROM_256`; on 128-bit units
 /// `GROUPS_FROM_UNITS_128`) to `MASKED_BELOW - 1` bytes on the backends with
-/// `Vector::GROUP_BRANCHES` (AVX2), and AVX-512's of `GROUPS_FROM_512` to
+/// `Schedule::GROUP_BRANCHES` (AVX2), and AVX-512's of `GROUPS_FROM_512` to
 /// `GROUP_BRANCHES_BELOW_512 - 1` bytes, in groups of `G` = `MEDIUM_GROUP` blocks (AVX-512
-/// from `LARGE_GROUPS_FROM_512`: `MEDIUM_GROUP_512`; AVX2 below `Vector::SMALL_GROUPS_BELOW`:
-/// `SMALL_GROUP`): below `Vector::ALIGNED_FROM` (`ALIGNED` false; AVX2 only) where the input
-/// starts, right after the first block with `Vector::GROUPS_AFTER_FIRST_BLOCK` (AVX2 on
+/// from `LARGE_GROUPS_FROM_512`: `MEDIUM_GROUP_512`; AVX2 below `Schedule::SMALL_GROUPS_BELOW`:
+/// `SMALL_GROUP`): below `Schedule::ALIGNED_FROM` (`ALIGNED` false; AVX2 only) where the input
+/// starts, right after the first block with `Schedule::GROUPS_AFTER_FIRST_BLOCK` (AVX2 on
 /// 256-bit units: the first block, tested first anyway, is read once, the first group
 /// needs no check with no bytes before it, and a length one block past a whole number of
 /// groups leaves no rest; every kind of text measured was faster for it:
@@ -557,42 +560,42 @@ unsafe fn validate_medium<V: Vector, const G: usize>(input: &[u8]) -> Result<(),
 /// mostly-ASCII text is nearly always "ASCII"; a group that is ASCII costs that test and nothing
 /// else, and a group that is not is checked, with the register at its end tested for a sequence
 /// left open where what follows it is ASCII ([`open_at_end`]). The bits are tested four to a step,
-/// so that an ASCII group costs one instruction; with `Vector::BUSY_GROUPS_LOOP` (AVX2) a loop
+/// so that an ASCII group costs one instruction; with `Schedule::BUSY_GROUPS_LOOP` (AVX2) a loop
 /// visits the bits that are set instead, and its one guess is how many there are.
 ///
 /// # Safety
-/// As for [`validate`]; `V::GROUPS_FROM <= input.len() < MASKED_BELOW` and
+/// As for [`validate`]; `S::GROUPS_FROM <= input.len() < MASKED_BELOW` and
 /// `(1 + G) * BLOCK <= input.len()` (AVX-512: `(2 + G) * BLOCK`); where not `ALIGNED`,
-/// `input.len() < V::ALIGNED_FROM`.
+/// `input.len() < S::ALIGNED_FROM`.
 #[inline(always)]
-unsafe fn validate_groups<V: Vector, const G: usize, const ALIGNED: bool>(
+unsafe fn validate_groups<V: Vector, S: Schedule, const G: usize, const ALIGNED: bool>(
     input: &[u8],
 ) -> Result<(), usize> {
     // With at least one group (where the input starts: every input of the path has one,
     // after its first block too), the rest's registers start 3 bytes in or more (below),
     // and every group's bit fits in `busy`, one mask of `MEDIUM_MASK_GROUPS` bits (as in
     // `validate_medium`).
-    // (Groups of `SMALL_GROUP` blocks only below `V::SMALL_GROUPS_BELOW`.)
+    // (Groups of `SMALL_GROUP` blocks only below `S::SMALL_GROUPS_BELOW`.)
     const {
         let below = if G == SMALL_GROUP {
-            V::SMALL_GROUPS_BELOW
+            S::SMALL_GROUPS_BELOW
         } else {
             MASKED_BELOW
         };
-        assert!(ALIGNED || V::GROUPS_FROM >= (1 + G) * BLOCK);
+        assert!(ALIGNED || S::GROUPS_FROM >= (1 + G) * BLOCK);
         assert!(below / (G * BLOCK) <= MEDIUM_MASK_GROUPS && MEDIUM_MASK_GROUPS <= 64);
     };
     let len = input.len();
     let ptr = input.as_ptr();
     debug_assert!(len < MASKED_BELOW && (1 + G) * BLOCK <= len);
     debug_assert!(V::BYTES != REGISTER_512 || (2 + G) * BLOCK <= len);
-    debug_assert!(V::GROUPS_FROM <= len);
-    debug_assert!(ALIGNED || len < V::ALIGNED_FROM);
+    debug_assert!(S::GROUPS_FROM <= len);
+    debug_assert!(ALIGNED || len < S::ALIGNED_FROM);
     // SAFETY: the caller guarantees the instruction set; len > BLOCK >= V::BYTES.
     let (t, zero) = unsafe { (Tables::<V>::new(), V::splat(0)) };
     // Whether the groups start at the first byte (AVX2 on 128-bit units, below
     // `ALIGNED_FROM`); else after a first block, tested on its own.
-    let at_first_byte = !ALIGNED && !V::GROUPS_AFTER_FIRST_BLOCK;
+    let at_first_byte = !ALIGNED && !S::GROUPS_AFTER_FIRST_BLOCK;
     // As in `validate_medium`: the number of groups and of the rest's registers depends
     // on the length only (`head` = 3 where `ALIGNED`).
     let (head, min_head) = if ALIGNED {
@@ -652,7 +655,7 @@ unsafe fn validate_groups<V: Vector, const G: usize, const ALIGNED: bool>(
         };
         // SAFETY: the start, the groups and the rest's registers lie inside `input`, each
         // register 3 bytes in or more but the start's first (1 <= groups).
-        return unsafe { check_busy::<V, G>(&t, ptr, len, cover, &rest_reg) };
+        return unsafe { check_busy::<V, S, G>(&t, ptr, len, cover, &rest_reg) };
     }
     // Each group's ASCII test, a bit of `busy`: with AVX2 two groups a turn ([`busy_bits`];
     // below `ALIGNED_FROM` the compiler unrolls the whole loop, whose branches depend on
@@ -716,7 +719,7 @@ unsafe fn validate_groups<V: Vector, const G: usize, const ALIGNED: bool>(
             }
         }};
     }
-    if V::BUSY_GROUPS_LOOP {
+    if S::BUSY_GROUPS_LOOP {
         // One group a turn, the lowest bit set: `busy`'s bits from `groups` on are clear.
         let mut todo = busy & (u64::MAX << first_group);
         while todo != 0 {
@@ -775,7 +778,7 @@ struct Cover {
 /// The CPU supports `V`'s instruction set; `ptr` is valid for reads of `len` bytes, which
 /// hold every register of `cover`, each 3 bytes in or more but the first one's.
 #[inline(always)]
-unsafe fn check_busy<V: Vector, const G: usize>(
+unsafe fn check_busy<V: Vector, S: Schedule, const G: usize>(
     t: &Tables<V>,
     ptr: *const u8,
     len: usize,
@@ -788,10 +791,10 @@ unsafe fn check_busy<V: Vector, const G: usize>(
         groups,
         rest,
     } = cover;
-    // With `Vector::BUSY_ERROR_TEST`, the error is tested every that many bytes of groups,
+    // With `Schedule::BUSY_ERROR_TEST`, the error is tested every that many bytes of groups,
     // and an error says where the span that failed starts (as in `validate_medium` from
     // `MASKED_BELOW`).
-    let every = match V::BUSY_ERROR_TEST {
+    let every = match S::BUSY_ERROR_TEST {
         0 => usize::MAX,
         bytes => (bytes / (G * BLOCK)).max(1),
     };
@@ -966,7 +969,7 @@ unsafe fn validate_partial<V: Vector>(input: &[u8]) -> Result<(), usize> {
     verdict(t.check(reg, zero))
 }
 
-/// Whether `input` (`WORD_BELOW` to `BLOCK` bytes: the test of `Vector::SHORT_ASCII_FROM`)
+/// Whether `input` (`WORD_BELOW` to `BLOCK` bytes: the test of `Schedule::SHORT_ASCII_FROM`)
 /// is all ASCII, from two overlapping reads, the first from its start and the last ending
 /// at its end: of `V`'s registers from their width (two make a block), of `V::Narrow`'s
 /// from theirs, else of 8 bytes in general registers. Below one register, before
@@ -977,11 +980,11 @@ unsafe fn validate_partial<V: Vector>(input: &[u8]) -> Result<(), usize> {
 /// # Safety
 /// As for [`validate`].
 #[inline(always)]
-unsafe fn short_ascii<V: Vector>(input: &[u8]) -> bool {
+unsafe fn short_ascii<V: Vector, S: Schedule>(input: &[u8]) -> bool {
     // Two registers make a block; the shortest inputs are read 8 bytes from each end.
     const {
-        assert!(V::SHORT_ASCII_FROM > BLOCK || 2 * V::BYTES >= BLOCK);
-        assert!(V::SHORT_ASCII_FROM >= crate::tiers::WORD_BELOW);
+        assert!(S::SHORT_ASCII_FROM > BLOCK || 2 * V::BYTES >= BLOCK);
+        assert!(S::SHORT_ASCII_FROM >= crate::tiers::WORD_BELOW);
     };
     let len = input.len();
     debug_assert!((crate::tiers::WORD_BELOW..=BLOCK).contains(&len));
