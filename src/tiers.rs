@@ -94,7 +94,7 @@ pub const SHORT_BELOW: usize = 8 * BLOCK + 1;
 
 /// On CPUs whose AVX2 runs on 256-bit units, inputs from this many bytes (384) up to
 /// [`MEDIUM_UNALIGNED_BELOW`] take the groups of `SMALL_GROUP` blocks after the first block
-/// (`Schedule::GROUPS_FROM`, `arch::generic::schedule::validate_groups`), not the short path:
+/// (`Schedule::GROUPS_FROM`, `arch::generic::groups::validate_groups`), not the short path:
 /// mostly-ASCII messages gain more there than other text loses, and from fewer bytes they lose
 /// (docs/PERFORMANCE.md#avx2-groups-after-first-block). (On 128-bit units:
 /// [`GROUPS_FROM_UNITS_128`].)
@@ -145,7 +145,7 @@ pub const GROUPS_FROM_UNITS_128: usize = 5 * BLOCK;
 /// Where AVX-512's short path ends (7 blocks, 448 bytes) and its groups of `MEDIUM_GROUP` blocks
 /// with a branch each begin (up to `GROUP_BRANCHES_BELOW_512`): a first block, the groups from the
 /// first 64-byte boundary, the rest, every ASCII test before the first branch and no branch on the
-/// whole input (`arch::generic::schedule::validate_groups`). A message of mostly-ASCII text with a
+/// whole input (`arch::generic::groups::validate_groups`). A message of mostly-ASCII text with a
 /// non-ASCII character then checks the one group of 4 registers that has it, not every register of
 /// the message: on a CPU whose 512-bit operations each take two of its 256-bit units (AMD Zen 4) a
 /// full check of many registers costs more than the groups' tests
@@ -154,7 +154,7 @@ pub const GROUPS_FROM_512: usize = 7 * BLOCK;
 
 /// AVX-512 inputs of `GROUPS_FROM_512` bytes up to this one less (639) have one group of
 /// `MEDIUM_GROUP` blocks after their first block (AVX-512's groups leave the rest one whole block
-/// or more, `arch::generic::schedule::validate_groups`); they take the groups in a function of
+/// or more, `arch::generic::groups::validate_groups`); they take the groups in a function of
 /// their own (`arch::generic::schedule::validate_unaligned`'s: AVX-512's `Schedule::GROUPS_FROM` and
 /// `ALIGNED_FROM`), longer ones in `validate_aligned`'s. In either of the other functions, or in
 /// one function for every input up to 1 KiB, the code's place made the inputs it shares a function
@@ -170,7 +170,7 @@ pub const LARGE_GROUPS_FROM_512: usize = 2 * BLOCK + 3 * MEDIUM_GROUP_512 * BLOC
 
 /// AVX-512 inputs of `GROUPS_FROM_512` bytes up to this (8 KiB) take the medium path's groups with
 /// a branch each and no test of the whole input first, as AVX2's do
-/// (`arch::generic::schedule::validate_groups`); longer ones test the whole input first. Below it,
+/// (`arch::generic::groups::validate_groups`); longer ones test the whole input first. Below it,
 /// whether a message of mixed text is all ASCII is a coin for that test; from 8 KiB on, messages
 /// all ASCII lost more than mixed ones gained (docs/PERFORMANCE.md#group-branches).
 pub const GROUP_BRANCHES_BELOW_512: usize = 8 << 10;
@@ -185,7 +185,7 @@ pub const SHORT_ASCII_FROM: usize = BLOCK + 1;
 /// With AVX2 (on 256-bit units: Zen 2 and later, Intel), every input the backend gets (from
 /// `WORD_BELOW`, 8 bytes) up to one block is tested for ASCII before any table is loaded, from two
 /// overlapping reads (8-byte ones in general registers below `REGISTER_128`, 16-byte ones up to
-/// `REGISTER_256`, two registers up to `BLOCK`; `schedule::short_ascii`). Without the test a
+/// `REGISTER_256`, two registers up to `BLOCK`; `short::short_ascii`). Without the test a
 /// message of mostly-ASCII text just under one block costs more than one just over it, which leaves
 /// at its first test (a cliff); from fewer bytes the cliff moves below them; text that is not ASCII
 /// pays the wrong guesses and stays well ahead of its peers

@@ -227,8 +227,9 @@ fn code_only(text: &str) -> String {
     out
 }
 
-/// The inline modules of `code` (`mod name { … }`): the byte range of each body and its
-/// name.
+/// The inline modules of `code` (`mod name { … }`, and `mod $name { … }` in a macro, which
+/// declares one module per expansion: a `super::` inside goes up to the module of the
+/// macro's call, its file's): the byte range of each body and its name.
 fn inline_modules(code: &str) -> Vec<(usize, usize, String)> {
     let bytes = code.as_bytes();
     let mut out = Vec::new();
@@ -241,7 +242,9 @@ fn inline_modules(code: &str) -> Vec<(usize, usize, String)> {
         }
         let name: String = code[i + 4..]
             .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .enumerate()
+            .take_while(|&(k, c)| c.is_ascii_alphanumeric() || c == '_' || (k == 0 && c == '$'))
+            .map(|(_, c)| c)
             .collect();
         let after = code[i + 4 + name.len()..].trim_start();
         if name.is_empty() || !after.starts_with('{') {

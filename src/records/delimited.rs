@@ -5,7 +5,7 @@
 
 use super::record::Record;
 use crate::arch;
-use crate::arch::portable::{ErrorBits, Positions, POSITIONS, WINDOW_WORDS};
+use crate::arch::window::{ErrorBits, Positions, POSITIONS, WINDOW_WORDS};
 #[cfg(all(test, feature = "std"))]
 use crate::arch::ScanFn;
 use crate::engine;

@@ -43,12 +43,12 @@
 //! Why each rule is as it is, and what it bought: `docs/PERFORMANCE.md#main-loop`, and the
 //! sections after it (`#aligned-blocks`, `#main-loop-ascii-skip`, `#prefetch-ahead`,
 //! `#far-into-long-input`, `#memory-prefetch`, `#avx2-main-loop-mask`). Errors are located as
-//! for the other paths ([`super::schedule::locate`]).
+//! for the other paths ([`super::locate::locate`]).
 //! Next: [`super::schedule`] for shorter inputs, [`super::lookup`] for the check of one
 //! register.
 
+use super::blocks::{aligned_head, all_ascii, busy_bits, prefetch_blocks};
 use super::lookup::Tables;
-use super::schedule::{aligned_head, all_ascii, busy_bits, prefetch_blocks};
 use crate::arch::generic::tuning::Schedule;
 use crate::arch::generic::vector::Vector;
 use crate::tiers::{

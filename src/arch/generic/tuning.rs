@@ -68,17 +68,17 @@ pub(crate) trait Schedule {
     /// of `MEDIUM_GROUP`; 0: never (docs/PERFORMANCE.md#avx2-small-groups).
     const SMALL_GROUPS_BELOW: usize;
 
-    /// Where a busy input goes through its groups in one pass (`schedule::check_busy`),
+    /// Where a busy input goes through its groups in one pass (`groups::check_busy`),
     /// its error is tested every this many bytes; 0: once, at the end, where a full check
     /// costs less (docs/PERFORMANCE.md#avx2-units-128).
     const BUSY_ERROR_TEST: usize;
 
     /// Whether the medium path below `MASKED_BELOW` branches on each group's ASCII test
-    /// with no test of the whole input first (`schedule::validate_groups`): on mixed text
+    /// with no test of the whole input first (`groups::validate_groups`): on mixed text
     /// whether a whole message is ASCII is a coin (docs/PERFORMANCE.md#group-branches).
     const GROUP_BRANCHES: bool;
 
-    /// Whether `schedule::validate_groups` reaches the groups that are not ASCII by a loop
+    /// Whether `groups::validate_groups` reaches the groups that are not ASCII by a loop
     /// over the set bits of its mask (one guess per input) instead of a branch on each
     /// group's bit (docs/PERFORMANCE.md#avx2-small-groups).
     const BUSY_GROUPS_LOOP: bool;

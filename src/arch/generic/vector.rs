@@ -151,7 +151,7 @@ pub(crate) trait Vector: Copy {
     }
 
     /// The index of the first byte from byte `from` on that is not zero, if any (the cold
-    /// path that locates an error: [`crate::arch::generic::schedule::locate`]). From
+    /// path that locates an error: [`crate::arch::generic::locate::locate`]). From
     /// [`Vector::eq_mask`]: one compare into a bit mask and a count of its trailing ones. (A
     /// store and a scan of the bytes stalls on the store and guesses a branch per byte:
     /// docs/PERFORMANCE.md#exact-errors.)

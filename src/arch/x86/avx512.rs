@@ -193,7 +193,9 @@ impl<L: NibbleLookup> Vector for Avx512Vector<L> {
     fn shr4(self) -> Self {
         // SAFETY: an Avx512Vector exists only where AVX512BW (the 16-bit shift) does. Then
         // clear the bits that crossed from the neighbouring byte.
-        Self::of(unsafe { _mm512_and_si512(_mm512_srli_epi16::<4>(self.0), _mm512_set1_epi8(0x0F)) })
+        Self::of(unsafe {
+            _mm512_and_si512(_mm512_srli_epi16::<4>(self.0), _mm512_set1_epi8(0x0F))
+        })
     }
     #[inline(always)]
     fn lookup16(self, idx: Self) -> Self {
