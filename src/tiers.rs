@@ -1,8 +1,8 @@
 //! The size tiers: which input lengths take which path, on which backend. Every length
 //! threshold that chooses a path of the validator or of the character count is defined here
 //! and nowhere else. (Sizes that only cut work into pieces are named where they are used:
-//! the parallel split's in `crate::parallel`, the error iterator's scalar stretch in
-//! `crate::errors`.)
+//! the parallel split's in `crate::streams::parallel`, the error iterator's scalar stretch in
+//! `crate::damaged::every_error`.)
 //!
 //! The paths, by the input's length `len` in bytes. The same on every path into the
 //! validator ([`crate::is_valid`], [`crate::from_utf8`], [`crate::Backend::validate`]): one
@@ -12,7 +12,7 @@
 //!
 //! | condition                          | path                                                        | backends        |
 //! |------------------------------------|-------------------------------------------------------------|-----------------|
-//! | `len < WORD_BELOW` (8)             | one `u64` from overlapping 4- or 1-byte reads, a shift DFA over its bytes (`crate::word`), before any backend is called | all, the scalar one too |
+//! | `len < WORD_BELOW` (8)             | one `u64` from overlapping 4- or 1-byte reads, a shift DFA over its bytes (`crate::reference::word`), before any backend is called | all, the scalar one too |
 //! | `len < REGISTER_128` (16)          | one register packed from two overlapping 8-byte reads, zeros after the input (AVX2: first those reads' OR tested for ASCII, `SHORT_ASCII_FROM_256`; on 256-bit units in a function of its own that answers an input all ASCII, then the short path's function for the others) | 128-bit ones, and AVX2 in SSE4.2's register (`Vector::Narrow`) |
 //! | `len < REGISTER_256` (32)          | one register from two 16-byte loads, zeros after the input (first those loads' OR tested for ASCII; on 256-bit units in a function of its own, as above) | AVX2            |
 //! | `len < REGISTER_512` (64)          | one register from one masked load, zeros after the input    | AVX-512         |
@@ -66,7 +66,7 @@
 pub const BLOCK: usize = 64;
 
 /// Inputs shorter than this (a `u64`'s bytes) are packed into one word and checked by the shift DFA
-/// of `crate::word`, before the call to the backend: a vector register's set-up and the call
+/// of `crate::reference::word`, before the call to the backend: a vector register's set-up and the call
 /// through the dispatch cost more than the DFA's steps (docs/PERFORMANCE.md#word-dfa).
 pub const WORD_BELOW: usize = 8;
 
@@ -333,7 +333,7 @@ pub const FALLBACK_STD_BELOW: usize = 16;
 /// validates the window's records up to its last delimiter in one call.
 pub const RECORD_WINDOW: usize = 64 * BLOCK;
 
-/// After an error, [`crate::errors`] finds the ill-formed parts of the text this many blocks
+/// After an error, [`crate::errors()`] finds the ill-formed parts of the text this many blocks
 /// at a time, a backend call for each (the masks of `arch::generic::subparts`), until such
 /// a stretch has none: then the validator takes the rest again.
 pub const SUBPART_BLOCKS: usize = 8;

@@ -197,7 +197,7 @@ dispatched! {
         = valid: ValidFn, else portable::fallback_is_valid;
 
     /// The number of bytes that are not continuation bytes (character counting,
-    /// `crate::count`), by the counter of the backend [`validate`] runs (the `count` column
+    /// `crate::engine::count`), by the counter of the backend [`validate`] runs (the `count` column
     /// of the table).
     fn count_non_continuation(bytes: &[u8]) -> usize
         = count: CountFn, else portable::count_non_continuation;
@@ -206,7 +206,7 @@ dispatched! {
     /// positions of its bytes equal to `byte`, in `positions`, and its error bits in the
     /// words of `words` that have any, by the backend [`validate`] runs (the `scan` column
     /// of the table); returns how many positions, and which words it wrote. See
-    /// [`crate::arch::generic::marks::scan`] for what a bit says about a record.
+    /// [`crate::arch::generic::delimiters::scan`] for what a bit says about a record.
     fn scan(
         bytes: &[u8],
         from: usize,

@@ -5,13 +5,13 @@
 //! the word-wise count for its last bytes. (The byte-wise scan of a records window is with
 //! the window's types, [`super::window`].)
 
-use crate::decode::{decode_fault, Strict};
-use crate::grammar::is_continuation;
+use crate::reference::decode::{decode_fault, Strict};
+use crate::reference::grammar::is_continuation;
 use crate::tiers::{BLOCK, FALLBACK_STD_BELOW, SUBPART_BLOCKS};
 
 /// The scalar decoder as a raw validator: its error position is exact.
 pub(crate) fn scalar_validate(input: &[u8], _at: usize) -> Result<(), usize> {
-    crate::scalar::validate(input).map_err(|e| e.valid_up_to())
+    crate::reference::scalar::validate(input).map_err(|e| e.valid_up_to())
 }
 
 /// [`scalar_validate`]'s answer alone (the scalar backend's `valid` column).

@@ -35,7 +35,7 @@ pub(crate) type LocateFn = unsafe fn(&[u8], usize) -> usize;
 /// are not continuation bytes (`80..BF`).
 pub(crate) type CountFn = unsafe fn(&[u8]) -> usize;
 
-/// The signature of a backend's scan of a records window ([`generic::marks::scan`](crate::arch::generic::marks::scan)): the
+/// The signature of a backend's scan of a records window ([`generic::delimiters::scan`](crate::arch::generic::delimiters::scan)): the
 /// positions of the bytes of the window `bytes[from..]` that equal a byte, and its error
 /// bits; returns how many positions, and which words of bits it wrote.
 pub(crate) type ScanFn =
@@ -268,7 +268,7 @@ macro_rules! entry_and_paths {
 /// A row whose vector type is another's with a schedule of its own (AVX2 on 128-bit units,
 /// on the Zen 5) names that row's module after `sharing`: its own entries and paths are
 /// compiled, and the main loop (with the other row's schedule), the scan and the cold
-/// `locate` (which read no schedule: `generic::marks`, `locate::locate`) are the other
+/// `locate` (which read no schedule: `generic::delimiters`, `locate::locate`) are the other
 /// module's (the same machine code, compiled once).
 #[allow(unused_macros)] // Unused on targets without a vector backend.
 macro_rules! entry_points {
@@ -328,7 +328,7 @@ macro_rules! entry_points {
         }
 
         /// The scan of a records window, with this backend: see
-        /// [`generic::marks::scan`](crate::arch::generic::marks::scan)(crate::arch::generic::marks::scan).
+        /// [`generic::delimiters::scan`](crate::arch::generic::delimiters::scan).
         ///
         /// # Safety
         /// The CPU supports this backend's target features.
@@ -342,7 +342,7 @@ macro_rules! entry_points {
         ) -> (usize, u64) {
             // SAFETY: the caller guarantees the target features, and this function enables
             // them.
-            unsafe { crate::arch::generic::marks::scan::<$vector>(bytes, from, byte, positions, words) }
+            unsafe { crate::arch::generic::delimiters::scan::<$vector>(bytes, from, byte, positions, words) }
         }
 
         /// The search for ill-formed parts, with this backend: see

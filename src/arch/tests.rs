@@ -277,7 +277,7 @@ fn every_row_finds_one_error_in_ascii() {
     std::eprintln!("{checks} checks in {rows} rows, medium lengths in {medium_rows}");
 }
 
-/// The error bits of every scan keep the contract of `generic::marks::scan` on every
+/// The error bits of every scan keep the contract of `generic::delimiters::scan` on every
 /// record of many buffers of up to three windows, scanned window after window: no bit in
 /// a valid record's bytes and delimiter but at its first two bytes, a bit in every
 /// invalid one's (the last record's too, unless the end of the buffer only cuts it

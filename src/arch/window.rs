@@ -1,11 +1,11 @@
 //! A records window as the scans of `vutf8::records` write it: the positions of its
 //! delimiters ([`Positions`]) and its error bits ([`ErrorBits`]), and the byte-wise scan
 //! where no vector backend runs ([`scan`]). The vector scan is
-//! [`generic::marks`](super::generic::marks), which writes the same types; the records
+//! [`generic::delimiters`](super::generic::delimiters), which writes the same types; the records
 //! iterator that reads them is `crate::records::delimited`. (They live here, below the
 //! records layer, because the scans of `crate::arch` write them.)
 
-use crate::grammar::is_continuation;
+use crate::reference::grammar::is_continuation;
 use crate::tiers::{BLOCK, RECORD_WINDOW};
 use core::mem::MaybeUninit;
 
@@ -14,7 +14,7 @@ use core::mem::MaybeUninit;
 pub(crate) const POSITIONS: usize = RECORD_WINDOW + 1;
 
 /// The positions of a window's record delimiters, from the window's start, in order: what
-/// a backend's `scan` writes ([`generic::marks::scan`](super::generic::marks::scan)). Only
+/// a backend's `scan` writes ([`generic::delimiters::scan`](super::generic::delimiters::scan)). Only
 /// the first `count` are written.
 pub(crate) type Positions = [MaybeUninit<u16>; POSITIONS];
 
@@ -49,14 +49,14 @@ pub(crate) fn push_positions(
 
 /// The error bits of a records window, a bit per byte (bit `i % 64` of word `i / 64` for
 /// the window's byte `i`): what a backend's `scan` writes
-/// ([`generic::marks::scan`](super::generic::marks::scan) says what a bit means).
+/// ([`generic::delimiters::scan`](super::generic::delimiters::scan) says what a bit means).
 pub(crate) type ErrorBits = [u64; WINDOW_WORDS];
 
 /// The words of [`ErrorBits`]: one per block of a window.
 pub(crate) const WINDOW_WORDS: usize = RECORD_WINDOW / BLOCK;
 
 /// The scan of a records window where no vector backend runs: see
-/// [`generic::marks::scan`](super::generic::marks::scan), whose contract this keeps. Here a
+/// [`generic::delimiters::scan`](super::generic::delimiters::scan), whose contract this keeps. Here a
 /// bit is exactly where an ill-formed part starts, the text decoded as `from_utf8_lossy`
 /// does (resuming after each); decoding starts at the character that holds the window's
 /// first byte, whose lead may lie up to 3 bytes before the window, and a part that starts
@@ -84,7 +84,7 @@ pub(crate) fn scan(
     let text = &bytes[start..end];
     let mut with_bits = 0u64;
     let mut at = 0;
-    while let Err(e) = crate::scalar::validate_from(text, at) {
+    while let Err(e) = crate::reference::scalar::validate_from(text, at) {
         let Some(n) = e.error_len() else { break };
         let i = (start + e.valid_up_to()).max(from) - from;
         let k = i / BLOCK;

@@ -3,7 +3,7 @@
 //! (through [`super::Framer`]) and the tokio codec `vutf8-codec` fill one; anything else
 //! that reads records can fill its own with the `add_` methods.
 
-use crate::error::ErrorKind;
+use crate::reference::error::ErrorKind;
 use core::fmt;
 use core::ops::{Add, AddAssign};
 

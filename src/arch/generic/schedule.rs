@@ -10,7 +10,7 @@
 //! AVX-512     word  | one masked load -----------| short path (to 447) | groups (to 8 KiB) | medium, aligned
 //!                                                      (groups of 4 blocks; of 8 from 1,664 B)
 //!
-//! word: inputs under `WORD_BELOW` never reach a backend (`crate::word`, from
+//! word: inputs under `WORD_BELOW` never reach a backend (`crate::reference::word`, from
 //! `crate::engine`); the paths here still take them correctly.
 //!
 //! one register: [AVX2: ASCII test of two overlapping reads]

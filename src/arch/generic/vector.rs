@@ -138,7 +138,7 @@ pub(crate) trait Vector: Copy {
     fn any_set(self) -> bool;
     /// One bit per byte, in memory order: bit `i` is set when byte `i` of `self` equals
     /// byte `i` of `other`; the bits from `BYTES` up are zero. (Finding record delimiters:
-    /// [`generic::marks`](crate::arch::generic::marks).)
+    /// [`generic::delimiters`](crate::arch::generic::delimiters).)
     fn eq_mask(self, other: Self) -> u64;
 
     /// Asks the CPU to bring the 64 bytes at `ptr` into the nearest cache now, because they
@@ -171,9 +171,9 @@ pub(crate) trait Vector: Copy {
 
 /// The bytes of `input` (under 16) followed by zeros, read without a byte loop and without a
 /// branch on the bytes: two overlapping 8-byte words (8 to 15 bytes), the second shifted
-/// past the bytes the first already holds; below 8 bytes, the word of [`crate::word::pack`].
+/// past the bytes the first already holds; below 8 bytes, the word of [`crate::reference::word::pack`].
 /// Whole words make a register without the stalled store forwarding of a byte-wise copy.
-/// (The validators' entry sends inputs below `tiers::WORD_BELOW` to `crate::word`, so a
+/// (The validators' entry sends inputs below `tiers::WORD_BELOW` to `crate::reference::word`, so a
 /// backend packs 8 to 15 bytes on every public path; shorter ones still pack correctly.)
 #[inline(always)]
 pub(crate) fn pack16(input: &[u8]) -> [u8; REGISTER_128] {
@@ -188,7 +188,7 @@ pub(crate) fn pack16(input: &[u8]) -> [u8; REGISTER_128] {
         let high = word(len - 8) >> (8 * (REGISTER_128 - 1 - len)) >> 8;
         (word(0), high)
     } else {
-        (crate::word::pack(input), 0)
+        (crate::reference::word::pack(input), 0)
     };
     let mut bytes = [0u8; REGISTER_128];
     bytes[..8].copy_from_slice(&low.to_le_bytes());
