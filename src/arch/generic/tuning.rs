@@ -168,8 +168,9 @@ impl Schedule for Avx2Units256 {
 /// Zen+, Hygon Dhyana), where a full check costs twice as much: ASCII tests from 16 bytes,
 /// groups from the first byte at 320 bytes, the aligned path from 1 KiB, a busy input's
 /// error tested every 512 bytes (docs/PERFORMANCE.md#avx2-units-128). Its row runs
-/// [`Avx2Units256`]'s main loop (`entry_points!`'s `sharing`), whose constants are that
-/// schedule's; the main loop's here say what was not measured on these CPUs.
+/// [`Avx2Units256`]'s main loop (`sharing` in the table), so nothing reads its own
+/// `MAIN_LOOP_BITS` and `ASCII_SKIP_BLOCKS`: they say what a main loop of its own would
+/// start from (the mask of the main loop was not measured on these CPUs).
 #[cfg_attr(
     not(any(target_arch = "x86", target_arch = "x86_64")),
     allow(dead_code)
