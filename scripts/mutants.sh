@@ -5,7 +5,7 @@
 # "missed". docs/RELIABILITY.md ("Mutation testing") has the counts and, for every missed
 # mutant, the test that now kills it or why it is equivalent.
 #
-#   scripts/mutants.sh [ARGS...]     # e.g. --file src/grammar.rs, --list, --shard 1/4
+#   scripts/mutants.sh [ARGS...]     # e.g. --file src/reference/grammar.rs, --list, --shard 1/4
 #
 # Results go to target/mutants/mutants.out (outcomes.json, caught.txt, missed.txt, ...).
 # Hours on 2 cores: run it in the background. Not in CI.

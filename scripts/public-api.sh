@@ -3,7 +3,8 @@
 # signature), read from rustdoc's JSON output (nightly) with every feature on; with a
 # commit as argument, the difference between that commit's API and this tree's (empty:
 # the same API). Items hidden from the docs (`#[doc(hidden)]`, e.g. `vutf8::tiers`) are
-# not part of the API and are left out, as rustdoc leaves them out.
+# not part of the API and are left out, as rustdoc leaves them out. Types in signatures are
+# named by their public paths too.
 #
 #   scripts/public-api.sh            # this tree's API
 #   scripts/public-api.sh COMMIT     # diff COMMIT -> this tree; exit 1 if they differ
@@ -20,10 +21,14 @@ import json, sys
 doc = json.load(open(sys.argv[1]))
 index, paths = doc["index"], doc["paths"]
 def name(t):
-    """A type as text, with item ids replaced by their paths."""
+    """A type as text, with item ids replaced by their paths: the public path where the
+    crate exports the item (`public`, filled in below before any call), else rustdoc's path
+    of its definition (items of other crates), so that moving a type's definition between
+    private modules is no change."""
     if isinstance(t, dict):
         if "id" in t and isinstance(t.get("id"), (int, str)) and str(t["id"]) in paths:
-            return "::".join(paths[str(t["id"])]["path"]) + name({k: v for k, v in t.items() if k not in ("id", "path")})
+            where = public.get(str(t["id"])) or "::".join(paths[str(t["id"])]["path"])
+            return where + name({k: v for k, v in t.items() if k not in ("id", "path")})
         return "{" + ",".join(f"{k}:{name(v)}" for k, v in sorted(t.items()) if k != "id") + "}"
     if isinstance(t, list):
         return "[" + ",".join(name(x) for x in t) + "]"

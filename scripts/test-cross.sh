@@ -80,7 +80,7 @@ case "$kind" in
             "parallel::the_first_error_wins_even_if_a_later_piece_finishes_first|as above"
             "parallel::inputs_around_the_threshold_and_at_the_end|as above"
             "parallel::continuation_runs_longer_than_three_bytes_at_a_cut|as above"
-            "vutf8::parallel::tests::the_first_piece_starts_at_the_start|builds a rayon pool of 2 threads, as above (cfg in src/parallel.rs)"
+            "vutf8::streams::parallel::tests::the_first_piece_starts_at_the_start|builds a rayon pool of 2 threads, as above (cfg in src/streams/parallel.rs)"
         )
         ;;
 esac

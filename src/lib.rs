@@ -59,26 +59,14 @@ extern crate alloc;
 mod arch;
 mod backend;
 mod bom;
-mod count;
-mod decode;
+mod damaged;
 mod engine;
-mod error;
-mod errors;
-pub mod grammar;
-pub mod legacy;
-#[cfg(feature = "alloc")]
-mod lossy;
-pub mod netutf;
-#[cfg(feature = "rayon")]
-mod parallel;
-#[cfg(feature = "std")]
-mod reader;
+mod formats;
 pub mod records;
-pub mod scalar;
-mod stream;
+mod reference;
+mod streams;
 #[doc(hidden)]
 pub mod tiers;
-mod word;
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(all(doctest, feature = "rayon"))]
@@ -92,14 +80,16 @@ pub struct RecordsDoctests;
 
 pub use backend::Backend;
 pub use bom::{has_bom, strip_bom, strip_bom_str, UTF8_BOM};
-pub use count::{count_chars, validate_and_count};
-pub use engine::{from_utf8, from_utf8_mut, is_valid};
-pub use error::{ErrorKind, Utf8Error};
-pub use errors::{errors, ErrorScanner, Errors};
+pub use damaged::every_error::{errors, ErrorScanner, Errors};
 #[cfg(feature = "alloc")]
-pub use lossy::{from_utf8_lossy, Repairer};
+pub use damaged::lossy::{from_utf8_lossy, Repairer};
+pub use engine::count::{count_chars, validate_and_count};
+pub use engine::{from_utf8, from_utf8_mut, is_valid};
+pub use formats::{legacy, netutf};
+pub use reference::error::{ErrorKind, Utf8Error};
+pub use reference::{grammar, scalar};
 #[cfg(feature = "rayon")]
-pub use parallel::{par_from_utf8, par_is_valid, PAR_THRESHOLD};
+pub use streams::parallel::{par_from_utf8, par_is_valid, PAR_THRESHOLD};
 #[cfg(feature = "std")]
-pub use reader::{Reader, StrChunks};
-pub use stream::Validator;
+pub use streams::reader::{Reader, StrChunks};
+pub use streams::validator::Validator;

@@ -1,8 +1,8 @@
 //! The size tiers: which input lengths take which path, on which backend. Every length
 //! threshold that chooses a path of the validator or of the character count is defined here
 //! and nowhere else. (Sizes that only cut work into pieces are named where they are used:
-//! the parallel split's in `crate::parallel`, the error iterator's scalar stretch in
-//! `crate::errors`.)
+//! the parallel split's in `crate::streams::parallel`, the error iterator's scalar stretch in
+//! `crate::damaged::every_error`.)
 //!
 //! The paths, by the input's length `len` in bytes. The same on every path into the
 //! validator ([`crate::is_valid`], [`crate::from_utf8`], [`crate::Backend::validate`]): one
@@ -12,7 +12,7 @@
 //!
 //! | condition                          | path                                                        | backends        |
 //! |------------------------------------|-------------------------------------------------------------|-----------------|
-//! | `len < WORD_BELOW` (8)             | one `u64` from overlapping 4- or 1-byte reads, a shift DFA over its bytes (`crate::word`), before any backend is called | all, the scalar one too |
+//! | `len < WORD_BELOW` (8)             | one `u64` from overlapping 4- or 1-byte reads, a shift DFA over its bytes (`crate::reference::word`), before any backend is called | all, the scalar one too |
 //! | `len < REGISTER_128` (16)          | one register packed from two overlapping 8-byte reads, zeros after the input (AVX2: first those reads' OR tested for ASCII, `SHORT_ASCII_FROM_256`; on 256-bit units in a function of its own that answers an input all ASCII, then the short path's function for the others) | 128-bit ones, and AVX2 in SSE4.2's register (`Vector::Narrow`) |
 //! | `len < REGISTER_256` (32)          | one register from two 16-byte loads, zeros after the input (first those loads' OR tested for ASCII; on 256-bit units in a function of its own, as above) | AVX2            |
 //! | `len < REGISTER_512` (64)          | one register from one masked load, zeros after the input    | AVX-512         |
@@ -23,7 +23,7 @@
 //! | otherwise                          | the main loop: groups of `LOOP_GROUP` (8) blocks of `BLOCK` (64) bytes between error tests, then single blocks, then the last `BLOCK` bytes re-checked, overlapping | all but AVX-512 |
 //!
 //! On CPUs that run AVX2 on 128-bit units (AMD Zen 1 and Zen+; the backend
-//! `arch::x86::avx2units128`, chosen at run time) four AVX2 tiers differ: inputs are tested
+//! the row `arch::avx2units128`, chosen at run time) four AVX2 tiers differ: inputs are tested
 //! for ASCII first from `SHORT_ASCII_FROM_UNITS_128` (16) bytes up, not 8, the
 //! unaligned groups start at `GROUPS_FROM_UNITS_128` (320) and from the first byte, the
 //! medium path starts at the first 64-byte boundary from `MEDIUM_UNALIGNED_BELOW_UNITS_128`
@@ -66,7 +66,7 @@
 pub const BLOCK: usize = 64;
 
 /// Inputs shorter than this (a `u64`'s bytes) are packed into one word and checked by the shift DFA
-/// of `crate::word`, before the call to the backend: a vector register's set-up and the call
+/// of `crate::reference::word`, before the call to the backend: a vector register's set-up and the call
 /// through the dispatch cost more than the DFA's steps (docs/PERFORMANCE.md#word-dfa).
 pub const WORD_BELOW: usize = 8;
 
@@ -94,7 +94,7 @@ pub const SHORT_BELOW: usize = 8 * BLOCK + 1;
 
 /// On CPUs whose AVX2 runs on 256-bit units, inputs from this many bytes (384) up to
 /// [`MEDIUM_UNALIGNED_BELOW`] take the groups of `SMALL_GROUP` blocks after the first block
-/// (`Vector::GROUPS_FROM`, `arch::generic::schedule::validate_groups`), not the short path:
+/// (`Schedule::GROUPS_FROM`, `arch::generic::groups::validate_groups`), not the short path:
 /// mostly-ASCII messages gain more there than other text loses, and from fewer bytes they lose
 /// (docs/PERFORMANCE.md#avx2-groups-after-first-block). (On 128-bit units:
 /// [`GROUPS_FROM_UNITS_128`].)
@@ -128,15 +128,15 @@ pub const MASKED_BELOW: usize = 16 << 10;
 pub const MEDIUM_UNALIGNED_BELOW: usize = 1536;
 
 /// [`MEDIUM_UNALIGNED_BELOW`] on CPUs whose AVX2 runs on 128-bit units (AMD Zen 1 and Zen+,
-/// `arch::x86::avx2units128`): from 1 KiB their medium path starts at the first 64-byte boundary,
+/// the row `arch::avx2units128`): from 1 KiB their medium path starts at the first 64-byte boundary,
 /// in groups of `SMALL_GROUP` blocks (below `SMALL_GROUPS_BELOW_256`), which there saves
 /// mostly-ASCII text more than it costs other text (docs/PERFORMANCE.md#avx2-units-128).
 pub const MEDIUM_UNALIGNED_BELOW_UNITS_128: usize = 1024;
 
 /// On CPUs whose AVX2 runs on 128-bit units, inputs from this many bytes (320) up to
 /// [`MEDIUM_UNALIGNED_BELOW_UNITS_128`] take the groups from the first byte, of `SMALL_GROUP`
-/// blocks, not the short path (`Vector::GROUPS_FROM`; on 256-bit units [`GROUPS_FROM_256`]): with
-/// the groups that are not ASCII reached by a loop over their bits (`Vector::BUSY_GROUPS_LOOP`), a
+/// blocks, not the short path (`Schedule::GROUPS_FROM`; on 256-bit units [`GROUPS_FROM_256`]): with
+/// the groups that are not ASCII reached by a loop over their bits (`Schedule::BUSY_GROUPS_LOOP`), a
 /// message of mostly-ASCII text with a few non-ASCII characters checks the groups that have them,
 /// not half of its registers or all, and that saves more than text that is not ASCII pays for the
 /// groups' tests; below 320 bytes it does not (docs/PERFORMANCE.md#avx2-units-128).
@@ -145,7 +145,7 @@ pub const GROUPS_FROM_UNITS_128: usize = 5 * BLOCK;
 /// Where AVX-512's short path ends (7 blocks, 448 bytes) and its groups of `MEDIUM_GROUP` blocks
 /// with a branch each begin (up to `GROUP_BRANCHES_BELOW_512`): a first block, the groups from the
 /// first 64-byte boundary, the rest, every ASCII test before the first branch and no branch on the
-/// whole input (`arch::generic::schedule::validate_groups`). A message of mostly-ASCII text with a
+/// whole input (`arch::generic::groups::validate_groups`). A message of mostly-ASCII text with a
 /// non-ASCII character then checks the one group of 4 registers that has it, not every register of
 /// the message: on a CPU whose 512-bit operations each take two of its 256-bit units (AMD Zen 4) a
 /// full check of many registers costs more than the groups' tests
@@ -154,8 +154,8 @@ pub const GROUPS_FROM_512: usize = 7 * BLOCK;
 
 /// AVX-512 inputs of `GROUPS_FROM_512` bytes up to this one less (639) have one group of
 /// `MEDIUM_GROUP` blocks after their first block (AVX-512's groups leave the rest one whole block
-/// or more, `arch::generic::schedule::validate_groups`); they take the groups in a function of
-/// their own (`arch::generic::schedule::validate_unaligned`'s: AVX-512's `Vector::GROUPS_FROM` and
+/// or more, `arch::generic::groups::validate_groups`); they take the groups in a function of
+/// their own (`arch::generic::schedule::validate_unaligned`'s: AVX-512's `Schedule::GROUPS_FROM` and
 /// `ALIGNED_FROM`), longer ones in `validate_aligned`'s. In either of the other functions, or in
 /// one function for every input up to 1 KiB, the code's place made the inputs it shares a function
 /// with slower (docs/PERFORMANCE.md#avx512-groups).
@@ -170,13 +170,13 @@ pub const LARGE_GROUPS_FROM_512: usize = 2 * BLOCK + 3 * MEDIUM_GROUP_512 * BLOC
 
 /// AVX-512 inputs of `GROUPS_FROM_512` bytes up to this (8 KiB) take the medium path's groups with
 /// a branch each and no test of the whole input first, as AVX2's do
-/// (`arch::generic::schedule::validate_groups`); longer ones test the whole input first. Below it,
+/// (`arch::generic::groups::validate_groups`); longer ones test the whole input first. Below it,
 /// whether a message of mixed text is all ASCII is a coin for that test; from 8 KiB on, messages
 /// all ASCII lost more than mixed ones gained (docs/PERFORMANCE.md#group-branches).
 pub const GROUP_BRANCHES_BELOW_512: usize = 8 << 10;
 
 /// Inputs of this many bytes and more, up to one block, are tested for ASCII before any table is
-/// loaded (`Vector::SHORT_ASCII_FROM`): `BLOCK + 1`, none, on every backend but AVX2
+/// loaded (`Schedule::SHORT_ASCII_FROM`): `BLOCK + 1`, none, on every backend but AVX2
 /// ([`SHORT_ASCII_FROM_256`], [`SHORT_ASCII_FROM_UNITS_128`]; AVX2 on the AMD Zen 5 keeps this
 /// one). On text seen once the test is a guess, and one or two registers cost about what a wrong
 /// guess costs (docs/PERFORMANCE.md#length-not-bytes).
@@ -185,21 +185,21 @@ pub const SHORT_ASCII_FROM: usize = BLOCK + 1;
 /// With AVX2 (on 256-bit units: Zen 2 and later, Intel), every input the backend gets (from
 /// `WORD_BELOW`, 8 bytes) up to one block is tested for ASCII before any table is loaded, from two
 /// overlapping reads (8-byte ones in general registers below `REGISTER_128`, 16-byte ones up to
-/// `REGISTER_256`, two registers up to `BLOCK`; `schedule::short_ascii`). Without the test a
+/// `REGISTER_256`, two registers up to `BLOCK`; `short::short_ascii`). Without the test a
 /// message of mostly-ASCII text just under one block costs more than one just over it, which leaves
 /// at its first test (a cliff); from fewer bytes the cliff moves below them; text that is not ASCII
 /// pays the wrong guesses and stays well ahead of its peers
 /// (docs/PERFORMANCE.md#avx2-short-ascii-test). Inputs under one register take the test in
 /// functions of their own, before the short path's (`crate::arch`'s entries,
-/// `schedule::words_first`). Not on the AMD Zen 5 (`arch::x86::avx2zen5`, which keeps
+/// `schedule::words_first`). Not on the AMD Zen 5 (the row `arch::avx2zen5`, which keeps
 /// [`SHORT_ASCII_FROM`]): there the wrong guesses on mixed text cost more than the checks they save
 /// (docs/PERFORMANCE.md#avx2-zen5-short-whole).
 pub const SHORT_ASCII_FROM_256: usize = WORD_BELOW;
 
 /// On CPUs whose AVX2 runs on 128-bit units (AMD Zen 1 and Zen+: the backend
-/// `arch::x86::avx2units128`), inputs of this many bytes and more, up to one block, are tested for
+/// the row `arch::avx2units128`), inputs of this many bytes and more, up to one block, are tested for
 /// ASCII (one OR of their registers) before any table is loaded, as those above one block are on
-/// every backend (`Vector::SHORT_ASCII_FROM`; with AVX2 on 256-bit units [`SHORT_ASCII_FROM_256`],
+/// every backend (`Schedule::SHORT_ASCII_FROM`; with AVX2 on 256-bit units [`SHORT_ASCII_FROM_256`],
 /// elsewhere [`SHORT_ASCII_FROM`]). A register's full check costs twice as much there, so a wrong
 /// guess on text that is not ASCII costs less than a check saved on text that is
 /// (docs/PERFORMANCE.md#avx2-units-128); inputs under 16 bytes, checked in one 128-bit register,
@@ -209,9 +209,9 @@ pub const SHORT_ASCII_FROM_UNITS_128: usize = REGISTER_128;
 /// AVX2's groups with a branch each below this (8 KiB) have `SMALL_GROUP` blocks, not
 /// `MEDIUM_GROUP`: those from the first byte (from `SHORT_BELOW`; on 128-bit units from
 /// [`GROUPS_FROM_UNITS_128`]) and those of the aligned medium path (from `MEDIUM_UNALIGNED_BELOW`;
-/// on 128-bit units from `MEDIUM_UNALIGNED_BELOW_UNITS_128`) (`Vector::SMALL_GROUPS_BELOW`; on
+/// on 128-bit units from `MEDIUM_UNALIGNED_BELOW_UNITS_128`) (`Schedule::SMALL_GROUPS_BELOW`; on
 /// other backends 0, none); those that are not ASCII are reached by a loop over their bits
-/// (`Vector::BUSY_GROUPS_LOOP`). A group with one non-ASCII byte is checked whole, so smaller
+/// (`Schedule::BUSY_GROUPS_LOOP`). A group with one non-ASCII byte is checked whole, so smaller
 /// groups check less of mostly-ASCII text, and with the loop (one guess per input: how many groups
 /// are busy) every kind of text measured was faster (docs/PERFORMANCE.md#avx2-small-groups). At
 /// most what the mask of `MEDIUM_MASK_GROUPS` groups holds.
@@ -219,7 +219,7 @@ pub const SMALL_GROUPS_BELOW_256: usize = 8 << 10;
 
 /// On CPUs whose AVX2 runs on 128-bit units, a busy input of the medium path (its first block not
 /// ASCII, checked in one pass) tests its error every this many bytes (512) and stops there when it
-/// is invalid (`Vector::BUSY_ERROR_TEST`; elsewhere once, at the end): there invalid text of a few
+/// is invalid (`Schedule::BUSY_ERROR_TEST`; elsewhere once, at the end): there invalid text of a few
 /// KiB lost to peers that stop at the first bad block (docs/PERFORMANCE.md#avx2-units-128).
 pub const BUSY_ERROR_TEST_UNITS_128: usize = LOOP_GROUP * BLOCK;
 
@@ -333,7 +333,7 @@ pub const FALLBACK_STD_BELOW: usize = 16;
 /// validates the window's records up to its last delimiter in one call.
 pub const RECORD_WINDOW: usize = 64 * BLOCK;
 
-/// After an error, [`crate::errors`] finds the ill-formed parts of the text this many blocks
+/// After an error, [`crate::errors()`] finds the ill-formed parts of the text this many blocks
 /// at a time, a backend call for each (the masks of `arch::generic::subparts`), until such
 /// a stretch has none: then the validator takes the rest again.
 pub const SUBPART_BLOCKS: usize = 8;

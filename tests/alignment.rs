@@ -1,6 +1,6 @@
 //! Inputs at every address modulo a block. The medium path's groups and the main loop's
 //! blocks start on 64-byte boundaries of memory, wherever the input starts
-//! (`src/arch/generic/schedule.rs`, `src/arch/generic/main_loop.rs`, "Aligned blocks"):
+//! (`src/arch/generic/groups.rs`, `src/arch/generic/main_loop.rs`, "Aligned blocks"):
 //! the first block is tested or checked where it lies, and the rest from the first
 //! boundary inside it, overlapping it. So which bytes are checked together, and which
 //! block finds an error, depends on the input's address, which the other tests leave to

@@ -1,8 +1,9 @@
 //! The workspace's map and layering, checked: `docs/ARCHITECTURE.md` names every source file
 //! of the library, the CLI, the Arrow, DataFusion and Python crates, every script and every doc, and names
 //! nothing that does not exist; the modules of each crate import each other without a
-//! circle; and nothing in the library calls into its façade (`src/lib.rs` only declares and
-//! re-exports).
+//! circle; nothing in the library calls into its façade (`src/lib.rs` only declares and
+//! re-exports); and the library's folders are the layers that the map's table of layers
+//! lists, each importing only from itself and the layers below it.
 //!
 //! The import graph is read from the source text: every `crate::…` and `super::…` path in
 //! code (comments, doc comments and string literals left out), resolved to the longest
@@ -227,8 +228,9 @@ fn code_only(text: &str) -> String {
     out
 }
 
-/// The inline modules of `code` (`mod name { … }`): the byte range of each body and its
-/// name.
+/// The inline modules of `code` (`mod name { … }`, and `mod $name { … }` in a macro, which
+/// declares one module per expansion: a `super::` inside goes up to the module of the
+/// macro's call, its file's): the byte range of each body and its name.
 fn inline_modules(code: &str) -> Vec<(usize, usize, String)> {
     let bytes = code.as_bytes();
     let mut out = Vec::new();
@@ -241,7 +243,9 @@ fn inline_modules(code: &str) -> Vec<(usize, usize, String)> {
         }
         let name: String = code[i + 4..]
             .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .enumerate()
+            .take_while(|&(k, c)| c.is_ascii_alphanumeric() || c == '_' || (k == 0 && c == '$'))
+            .map(|(_, c)| c)
             .collect();
         let after = code[i + 4 + name.len()..].trim_start();
         if name.is_empty() || !after.starts_with('{') {
@@ -462,7 +466,10 @@ fn the_map_lists_each_crate_from_its_top_layer_down() {
     // Every import goes to a file the map lists further down, except a file's use of the
     // folder it is in (`super::item` from a child of `arch/mod.rs`): a folder's `mod.rs`
     // is listed first, as the heading of its files.
-    let map = fs::read_to_string(root().join("docs/ARCHITECTURE.md")).expect("read the map");
+    // (The lists of files, from the map's heading on: the table of the library's layers
+    // above it names some files too.)
+    let whole = fs::read_to_string(root().join("docs/ARCHITECTURE.md")).expect("read the map");
+    let map = &whole[whole.find("## Layout: the map").expect("the map's heading")..];
     for (dir, root_file) in CRATES {
         let mods = modules(dir, root_file);
         let at = |m: &str| {
@@ -530,4 +537,89 @@ fn the_checker_sees_a_circle_and_a_facade_call() {
     assert!(find_circle(&g).is_some());
     g.insert("b".to_string(), BTreeSet::new());
     assert!(find_circle(&g).is_none());
+}
+
+/// The library's layers from the table at the top of docs/ARCHITECTURE.md ("The layers of
+/// the library"), top first: each layer's name and the paths of its row (a folder, `src/x/`,
+/// or files).
+fn layers() -> Vec<(String, Vec<String>)> {
+    let map = fs::read_to_string(root().join("docs/ARCHITECTURE.md")).expect("read the map");
+    let section = map
+        .split_once("## The layers of the library")
+        .expect("a table of the layers in docs/ARCHITECTURE.md")
+        .1;
+    section
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .skip(2) // The header and its rule.
+        .map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            let paths = cells[2]
+                .split(',')
+                .map(|p| p.trim().trim_matches('`').to_string())
+                .collect();
+            (cells[1].to_string(), paths)
+        })
+        .collect()
+}
+
+#[test]
+fn each_folder_of_the_library_imports_only_from_the_layers_below() {
+    let layers = layers();
+    assert!(layers.len() >= 5, "{layers:?}");
+    // Every folder of src/ and every file at its top is in exactly one row, and every path of
+    // the table exists.
+    let mut top: Vec<String> = fs::read_dir(root().join("src"))
+        .expect("read src/")
+        .flatten()
+        .map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if e.path().is_dir() {
+                format!("src/{name}/")
+            } else {
+                format!("src/{name}")
+            }
+        })
+        .filter(|p| p.ends_with('/') || p.ends_with(".rs"))
+        .collect();
+    top.sort();
+    let mut named: Vec<String> = layers.iter().flat_map(|(_, p)| p.clone()).collect();
+    named.sort();
+    assert_eq!(
+        named, top,
+        "docs/ARCHITECTURE.md's table of layers names each folder and top-level file of src/ once"
+    );
+    // A module's layer: the row of its folder (or, at the top, of its file).
+    let rank = |file: &str| -> usize {
+        layers
+            .iter()
+            .position(|(_, paths)| {
+                paths.iter().any(|p| {
+                    if p.ends_with('/') {
+                        file.starts_with(p.as_str())
+                    } else {
+                        file == p
+                    }
+                })
+            })
+            .unwrap_or_else(|| panic!("{file} is in no layer"))
+    };
+    let mods = modules("src", "src/lib.rs");
+    let mut edges = 0;
+    for (from, to) in graph("src", "src/lib.rs") {
+        let (from_file, from_rank) = (&mods[&from], rank(&mods[&from]));
+        for t in to {
+            let to_rank = rank(&mods[&t]);
+            assert!(
+                to_rank >= from_rank,
+                "{from_file} ({}) imports {} ({}), a layer above it",
+                layers[from_rank].0,
+                mods[&t],
+                layers[to_rank].0
+            );
+            edges += 1;
+        }
+    }
+    assert!(edges > 50, "{edges} imports");
 }

@@ -227,7 +227,7 @@ fn max_len() -> usize {
 }
 
 /// Where the rest of AVX2's groups after the first block (256-bit units,
-/// `arch::generic::schedule::validate_groups`) starts in an input of `len` bytes: after the
+/// `arch::generic::groups::validate_groups`) starts in an input of `len` bytes: after the
 /// first block and as many groups of `SMALL_GROUP` blocks as fit.
 fn after_small_groups(len: usize) -> usize {
     BLOCK + (len - BLOCK) / SMALL_GROUP_BYTES * SMALL_GROUP_BYTES

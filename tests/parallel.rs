@@ -15,7 +15,7 @@ mod common;
 use vutf8::PAR_THRESHOLD;
 use vutf8_corpus::{generate, with_error, Corruption, Script};
 
-/// Pieces are multiples of this many bytes (see `src/parallel.rs`), so every cut lies at a
+/// Pieces are multiples of this many bytes (see `src/streams/parallel.rs`), so every cut lies at a
 /// multiple of it, moved forward by up to 3 bytes.
 const CUT_ALIGN: usize = 64 << 10;
 

@@ -1,5 +1,5 @@
 //! `vutf8.Validator`: a stream validated in chunks of any size, split anywhere (the core's
-//! `vutf8::Validator`, src/stream.rs), for sockets, pipes and files read piece by piece.
+//! `vutf8::Validator`, src/streams/validator.rs), for sockets, pipes and files read piece by piece.
 //!
 //! Errors are `vutf8.Utf8Error`s equal to what CPython's incremental decoder
 //! (`codecs.getincrementaldecoder('utf-8')`) raises for the same chunks: `object` is the
@@ -10,7 +10,7 @@
 //! core does); after `finish`, `update` raises a `ValueError` until `reset`.
 //!
 //! Next: `errors.rs` for the exception, `buffer.rs` for how chunks are read; the core's
-//! src/stream.rs for how a chunk boundary inside a character is handled.
+//! src/streams/validator.rs for how a chunk boundary inside a character is handled.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;

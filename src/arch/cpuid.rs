@@ -1,11 +1,12 @@
 //! Which AVX2 schedule an x86 CPU takes, from what `cpuid` says of it (its vendor and
 //! signature): the condition of the AVX2 rows with schedules of their own
-//! (`super::x86::avx2units128`, `super::x86::avx2zen5`), asked by
+//! (the table's rows `avx2units128` and `avx2zen5`, `crate::arch`), asked by
 //! `super::x86::avx2_schedule`. Plain arithmetic on two values, so it is compiled and tested
 //! on every target (the lists of tests are the same on every target:
 //! `scripts/test-cross.sh`).
 
-/// The AVX2 schedules (`super::x86::avx2`'s vector type and its parameters).
+/// The AVX2 schedules (the rows of `super::x86::avx2`'s vector type, each with its
+/// `crate::arch::generic::tuning::Schedule`).
 #[cfg_attr(
     not(any(target_arch = "x86", target_arch = "x86_64")),
     allow(dead_code)

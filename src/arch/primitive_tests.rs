@@ -3,8 +3,9 @@
 //! mysterious validation failure. Each test runs every available vector type, so the number
 //! of tests is the same on every target.
 
+use super::backends::for_each_vector;
 use super::generic::vector::Vector;
-use super::{for_each_vector, VectorTest};
+use super::rows::VectorTest;
 
 /// Pseudo-random bytes (xorshift), deterministic.
 fn bytes(seed: u64, n: usize) -> std::vec::Vec<u8> {
@@ -26,7 +27,7 @@ fn out<V: Vector>(v: V) -> std::vec::Vec<u8> {
 fn each_vector(mut t: impl VectorTest) {
     let ran = for_each_vector(&mut t);
     std::eprintln!("primitive test ran for: {ran:?}");
-    let runnable: std::vec::Vec<&str> = super::BACKENDS
+    let runnable: std::vec::Vec<&str> = super::backends::BACKENDS
         .iter()
         .filter(|e| (e.detect)())
         .map(|e| e.backend.name())

@@ -3,7 +3,7 @@
 //! (through [`super::Framer`]) and the tokio codec `vutf8-codec` fill one; anything else
 //! that reads records can fill its own with the `add_` methods.
 
-use crate::error::ErrorKind;
+use crate::reference::error::ErrorKind;
 use core::fmt;
 use core::ops::{Add, AddAssign};
 
@@ -43,6 +43,7 @@ const fn index(kind: ErrorKind) -> usize {
 /// Counting costs a look at the first error of an invalid record, nothing for a valid one.
 ///
 /// ```
+/// # #[cfg(feature = "alloc")] { // `repair` needs `alloc`.
 /// use vutf8::records::{lines, repair, Policy};
 /// use vutf8::ErrorKind;
 /// let log = b"ok\ncaf\xE9\n\xC0\xAF\nna\xC3\xAFve\n";
@@ -53,6 +54,7 @@ const fn index(kind: ErrorKind) -> usize {
 /// assert_eq!(counts.repaired(), 2);
 /// assert_eq!(counts.invalid_of(ErrorKind::Incomplete), 1); // `\xE9` at the end
 /// assert_eq!(counts.invalid_of(ErrorKind::Overlong), 1);
+/// # }
 /// ```
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Counts {

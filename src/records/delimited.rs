@@ -1,15 +1,15 @@
 //! Records cut at a delimiter: [`lines`] and [`split`], one pass over the buffer (the
 //! module documentation of `crate::records` says how, and why each verdict is the record's
-//! own). Next: `crate::arch::generic::marks` for the scan of a window (its delimiters and
+//! own). Next: `crate::arch::generic::delimiters` for the scan of a window (its delimiters and
 //! error bits), `crate::engine` for the few records validated on their own.
 
 use super::record::Record;
 use crate::arch;
-use crate::arch::portable::{ErrorBits, Positions, POSITIONS, WINDOW_WORDS};
+use crate::arch::window::{ErrorBits, Positions, POSITIONS, WINDOW_WORDS};
 #[cfg(all(test, feature = "std"))]
 use crate::arch::ScanFn;
 use crate::engine;
-use crate::grammar::is_continuation;
+use crate::reference::grammar::is_continuation;
 use crate::tiers::{BLOCK, RECORD_WINDOW};
 use core::fmt;
 use core::mem::MaybeUninit;
@@ -259,7 +259,7 @@ impl<'a> Records<'a> {
 
     /// Marks the records that the window's delimiters end and that are not valid, from its
     /// error bits (in the words that `with_bits` names; the rule is
-    /// `arch::generic::marks::scan`'s), and carries what the bits
+    /// `arch::generic::delimiters::scan`'s), and carries what the bits
     /// after its last delimiter say into the next window's first record.
     #[cold]
     fn verdicts(&mut self, with_bits: u64) {

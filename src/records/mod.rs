@@ -35,7 +35,7 @@
 //! pays a call, a set-up and a tail per record. Here the buffer is scanned a window of
 //! `tiers::RECORD_WINDOW` bytes at a time, each byte loaded once: the vector backend writes
 //! out the positions of the window's delimiters and, in the same loads, checks its bytes
-//! as the validator does (`crate::arch::generic::marks`); only a group of blocks with an
+//! as the validator does (`crate::arch::generic::delimiters`); only a group of blocks with an
 //! error is checked again for the error bits of its bytes. A valid window's records then
 //! cost a few instructions each: the next position. In a window with an error, each
 //! record's verdict is whether a bit lies in its bytes or on its delimiter (the few records
@@ -82,30 +82,30 @@
 //! stream goes on. After a read of 0 bytes the reader can read on: a growing file is
 //! followed by calling it again.
 //!
-//! Where things are: `stream.rs` (streams), `policy.rs` (repair), `counts.rs` ([`Counts`]),
+//! Where things are: `framer.rs` (streams), `policy.rs` (repair), `counts.rs` ([`Counts`]),
 //! `delimited.rs` (delimited records), `ranges.rs` (records by offsets or ranges),
 //! `record.rs` ([`Record`]). Next:
-//! `crate::arch::generic::marks` for the scan of a window (delimiters and error bits),
+//! `crate::arch::generic::delimiters` for the scan of a window (delimiters and error bits),
 //! `crate::engine` for the records validated on their own.
 
 mod counts;
 mod delimited;
+#[cfg(feature = "std")]
+mod framer;
 #[cfg(feature = "alloc")]
 mod policy;
 #[cfg(feature = "alloc")]
 mod ranges;
 mod record;
-#[cfg(feature = "std")]
-mod stream;
 
 pub use counts::Counts;
 pub use delimited::{lines, split, DelimiterError, Records};
+#[cfg(feature = "std")]
+pub use framer::{
+    Frame, Framer, Framing, RecordReader, RecordSpan, Step, StreamRecord, DEFAULT_MAX_RECORD,
+};
 #[cfg(feature = "alloc")]
 pub use policy::{repair, InvalidRecord, Policy, Repair, Repaired};
 #[cfg(feature = "alloc")]
 pub use ranges::{offsets, verdict_bits, ByOffsets, InOrder, Offset, OffsetsError, RangeMap};
 pub use record::Record;
-#[cfg(feature = "std")]
-pub use stream::{
-    Frame, Framer, Framing, RecordReader, RecordSpan, Step, StreamRecord, DEFAULT_MAX_RECORD,
-};

@@ -7,8 +7,8 @@
 
 use super::counts::Counts;
 use super::record::Record;
-use crate::error::Utf8Error;
-use crate::lossy::{repair_parts, PartText, Replacement, Sink};
+use crate::damaged::lossy::{repair_parts, PartText, Replacement, Sink};
+use crate::reference::error::Utf8Error;
 use alloc::borrow::Cow;
 use alloc::string::String;
 use core::fmt;

@@ -41,8 +41,8 @@
 //! checks the rule against `core::str::from_utf8` on every range of many buffers.
 
 use super::record::Record;
-use crate::errors::errors;
-use crate::grammar::is_continuation;
+use crate::damaged::every_error::errors;
+use crate::reference::grammar::is_continuation;
 use alloc::vec::Vec;
 use core::fmt;
 use core::ops::Range;
@@ -97,7 +97,7 @@ impl<'a> RangeMap<'a> {
             return None;
         }
         debug_assert!(core::str::from_utf8(self.bytes).is_ok());
-        // SAFETY: `errors` holds every ill-formed part of `bytes` (`crate::errors::errors`
+        // SAFETY: `errors` holds every ill-formed part of `bytes` (`crate::damaged::every_error::errors`
         // yields each one, to the end of the buffer), and it is empty: `bytes` is valid
         // UTF-8.
         Some(unsafe { core::str::from_utf8_unchecked(self.bytes) })

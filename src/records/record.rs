@@ -2,7 +2,7 @@
 //! (at delimiters: `super::delimited`; by offsets: `super::ranges`).
 
 use crate::engine;
-use crate::error::Utf8Error;
+use crate::reference::error::Utf8Error;
 
 /// One record of a buffer: its bytes (for `lines`, without the delimiter and without a `\r`
 /// before the `\n`), where it starts, and whether it is valid UTF-8 on its own.

@@ -132,5 +132,3 @@ impl Vector for NeonVector {
         }
     }
 }
-
-entry_points!(NeonVector, "neon");

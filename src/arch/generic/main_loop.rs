@@ -28,9 +28,9 @@
 //! - *Groups*: the error accumulator is tested once per group of `LOOP_GROUP` blocks; a
 //!   group tests each block for ASCII only if its first block, or a block of the group
 //!   before, was ASCII ([`State::group`]): with a branch per block, or (AVX2 on 256-bit
-//!   units, `Vector::MAIN_LOOP_BITS`) every test first into a mask, made one group ahead,
+//!   units, `Schedule::MAIN_LOOP_BITS`) every test first into a mask, made one group ahead,
 //!   and a loop over the blocks that are not ASCII ([`State::group_by_mask`]); after a
-//!   group that was all ASCII, ASCII is skipped `V::ASCII_SKIP_BLOCKS` blocks at a time
+//!   group that was all ASCII, ASCII is skipped `S::ASCII_SKIP_BLOCKS` blocks at a time
 //!   ([`skip_ascii`]), and those groups and skips ask for the bytes `PREFETCH_AHEAD` ahead.
 //! - *Far into a long input* (from `DENSE_AFTER`): after `BUSY_GROUPS` busy groups in a
 //!   row, `DENSE_GROUPS` groups go without ASCII tests, where the branch predictor cannot
@@ -43,17 +43,19 @@
 //! Why each rule is as it is, and what it bought: `docs/PERFORMANCE.md#main-loop`, and the
 //! sections after it (`#aligned-blocks`, `#main-loop-ascii-skip`, `#prefetch-ahead`,
 //! `#far-into-long-input`, `#memory-prefetch`, `#avx2-main-loop-mask`). Errors are located as
-//! for the other paths ([`super::schedule::locate`]).
+//! for the other paths ([`super::locate::locate`]).
 //! Next: [`super::schedule`] for shorter inputs, [`super::lookup`] for the check of one
 //! register.
 
+use super::blocks::{aligned_head, all_ascii, busy_bits, prefetch_blocks};
 use super::lookup::Tables;
-use super::schedule::{aligned_head, all_ascii, busy_bits, prefetch_blocks};
+use crate::arch::generic::tuning::Schedule;
 use crate::arch::generic::vector::Vector;
 use crate::tiers::{
     BLOCK, BUSY_BLOCKS, BUSY_GROUPS, DENSE_AFTER, DENSE_GROUPS, LOOP_GROUP, MEMORY_PREFETCH_AHEAD,
     PREFETCH_AHEAD,
 };
+use core::marker::PhantomData;
 
 /// A register of zeros for any backend, read by [`State::group_by_mask`] in place of the
 /// register at the end of a block that is followed by one that is not ASCII (zeros leave
@@ -84,7 +86,7 @@ fn opaque(mut p: *const u8) -> *const u8 {
 }
 
 /// The running state between blocks.
-struct State<V> {
+struct State<V, S> {
     /// The last register checked (its bytes precede the next block).
     prev_input: V,
     /// Non-zero once an error has been seen.
@@ -105,9 +107,11 @@ struct State<V> {
     next_busy: u32,
     /// Where the group of `next_busy` starts (null before the first).
     next_at: *const u8,
+    /// The schedule whose constants the methods read.
+    schedule: PhantomData<S>,
 }
 
-impl<V: Vector> State<V> {
+impl<V: Vector, S: Schedule> State<V, S> {
     /// No error yet; `prev_input` is the register before the first block checked.
     #[inline(always)]
     fn new(prev_input: V, zero: V) -> Self {
@@ -121,6 +125,7 @@ impl<V: Vector> State<V> {
             dense_left: 0,
             next_busy: 0,
             next_at: core::ptr::null(),
+            schedule: PhantomData,
         }
     }
 
@@ -207,7 +212,7 @@ impl<V: Vector> State<V> {
         // SAFETY: the first block lies in the group, within the caller's guarantee.
         if may_test && (self.saw_ascii || unsafe { all_ascii::<V>(ptr, 1) }) {
             prefetch_blocks::<V>(ptr.wrapping_add(PREFETCH_AHEAD), LOOP_GROUP);
-            if V::MAIN_LOOP_BITS {
+            if S::MAIN_LOOP_BITS {
                 // SAFETY: the caller's guarantee.
                 let busy = unsafe { self.group_by_mask(t, ptr, next_in_input) };
                 self.saw_ascii = busy != (1 << LOOP_GROUP) - 1;
@@ -249,7 +254,7 @@ impl<V: Vector> State<V> {
         }
     }
 
-    /// A tested group with `Vector::MAIN_LOOP_BITS`: every block's ASCII test first, one
+    /// A tested group with `Schedule::MAIN_LOOP_BITS`: every block's ASCII test first, one
     /// bit each into a mask (set: not ASCII), with no branch; then a loop over the set
     /// bits, each such block checked through the tables, and the register at its end tested
     /// for a sequence left open where the next block of the group is ASCII (after the
@@ -353,7 +358,7 @@ impl<V: Vector> State<V> {
                 // run, and the register before any block of the run is ASCII, which is all
                 // `prev_input` needs to be.
                 // SAFETY: as for the leading ASCII; the skip stays inside `len`.
-                pos = unsafe { skip_ascii::<V>(ptr, pos, len) };
+                pos = unsafe { skip_ascii::<V, S>(ptr, pos, len) };
             }
         }
         Ok(pos)
@@ -452,7 +457,7 @@ impl<V: Vector> State<V> {
     }
 }
 
-/// The end of the ASCII run from `pos`, as far as whole units of `V::ASCII_SKIP_BLOCKS` blocks
+/// The end of the ASCII run from `pos`, as far as whole units of `S::ASCII_SKIP_BLOCKS` blocks
 /// reach (each one OR-reduction and one test, with the bytes `PREFETCH_AHEAD` ahead asked
 /// for): the first unit that is not all ASCII, or that would end past `len`, starts at the
 /// returned offset.
@@ -460,7 +465,7 @@ impl<V: Vector> State<V> {
 /// # Safety
 /// The CPU supports `V`'s instruction set; `ptr` is valid for reads of `len` bytes.
 #[inline(always)]
-unsafe fn skip_ascii<V: Vector>(ptr: *const u8, mut pos: usize, len: usize) -> usize {
+unsafe fn skip_ascii<V: Vector, S: Schedule>(ptr: *const u8, mut pos: usize, len: usize) -> usize {
     // The loop starts on a 64-byte boundary of code, wherever the linker puts the function
     // that holds it: elsewhere the speed of whole files hangs on where that is, from one
     // build to the next (docs/PERFORMANCE.md#skip-ascii-code-alignment).
@@ -470,18 +475,18 @@ unsafe fn skip_ascii<V: Vector>(ptr: *const u8, mut pos: usize, len: usize) -> u
     unsafe {
         core::arch::asm!(".p2align 6", options(nomem, nostack, preserves_flags));
     }
-    while pos + V::ASCII_SKIP_BLOCKS * BLOCK <= len {
-        prefetch_blocks::<V>(ptr.wrapping_add(pos + PREFETCH_AHEAD), V::ASCII_SKIP_BLOCKS);
+    while pos + S::ASCII_SKIP_BLOCKS * BLOCK <= len {
+        prefetch_blocks::<V>(ptr.wrapping_add(pos + PREFETCH_AHEAD), S::ASCII_SKIP_BLOCKS);
         // SAFETY: the unit lies inside the `len` bytes at `ptr`.
-        if !unsafe { all_ascii::<V>(ptr.add(pos), V::ASCII_SKIP_BLOCKS) } {
+        if !unsafe { all_ascii::<V>(ptr.add(pos), S::ASCII_SKIP_BLOCKS) } {
             break;
         }
-        pos += V::ASCII_SKIP_BLOCKS * BLOCK;
+        pos += S::ASCII_SKIP_BLOCKS * BLOCK;
     }
     pos
 }
 
-/// Validates `input` with vector type `V`: the main loop, for inputs of `V::MEDIUM_BELOW`
+/// Validates `input` with vector type `V`: the main loop, for inputs of `S::MEDIUM_BELOW`
 /// bytes and more. `input` starts `at` bytes into the text it belongs to (0 for a whole
 /// input, a chunk's offset in a stream): the rule of "Far into a long input" applies from
 /// `DENSE_AFTER` bytes into that text.
@@ -498,19 +503,22 @@ unsafe fn skip_ascii<V: Vector>(ptr: *const u8, mut pos: usize, len: usize) -> u
 /// # Safety
 /// As for [`super::schedule::validate`]; `SHORT_BELOW <= input.len()`.
 #[inline(always)]
-pub(crate) unsafe fn validate_long<V: Vector>(input: &[u8], at: usize) -> Result<(), usize> {
+pub(crate) unsafe fn validate_long<V: Vector, S: Schedule>(
+    input: &[u8],
+    at: usize,
+) -> Result<(), usize> {
     let len = input.len();
     let ptr = input.as_ptr();
     let head = aligned_head(ptr);
     // SAFETY: the caller guarantees the instruction set; `ptr` is valid for `len` bytes,
     // len >= SHORT_BELOW > BLOCK, and 3 <= head <= BLOCK.
-    let Some(pos) = (unsafe { leading_ascii::<V>(ptr, head, len) }) else {
+    let Some(pos) = (unsafe { leading_ascii::<V, S>(ptr, head, len) }) else {
         return Ok(());
     };
     // SAFETY: the caller guarantees the instruction set.
     let (t, zero) = unsafe { (Tables::<V>::new(), V::splat(0)) };
     // The bytes before `pos` are ASCII: as a predecessor, any ASCII register acts as zero.
-    let mut state = State::new(zero, zero);
+    let mut state = State::<V, S>::new(zero, zero);
     let mut pos = pos;
     if pos == 0 {
         // SAFETY: as above.
@@ -529,7 +537,7 @@ pub(crate) unsafe fn validate_long<V: Vector>(input: &[u8], at: usize) -> Result
 }
 
 /// Skips leading ASCII before any table is loaded: the first block where it lies, then
-/// from `head` (the first 64-byte boundary, [`aligned_head`]) `V::ASCII_SKIP_BLOCKS` blocks
+/// from `head` (the first 64-byte boundary, [`aligned_head`]) `S::ASCII_SKIP_BLOCKS` blocks
 /// and then one block at a time. `None`: the whole input is ASCII. Otherwise where checking
 /// starts: 0 when the first block is not ASCII, else the start of the first block from
 /// `head` on that is not ASCII (at least `head`).
@@ -538,13 +546,17 @@ pub(crate) unsafe fn validate_long<V: Vector>(input: &[u8], at: usize) -> Result
 /// The CPU supports `V`'s instruction set; `ptr` is valid for reads of `len` bytes, and
 /// `len > BLOCK`.
 #[inline(always)]
-unsafe fn leading_ascii<V: Vector>(ptr: *const u8, head: usize, len: usize) -> Option<usize> {
+unsafe fn leading_ascii<V: Vector, S: Schedule>(
+    ptr: *const u8,
+    head: usize,
+    len: usize,
+) -> Option<usize> {
     // SAFETY: the caller guarantees the instruction set and len > BLOCK.
     if !unsafe { all_ascii::<V>(ptr, 1) } {
         return Some(0);
     }
     // SAFETY: the caller's guarantee.
-    let mut pos = unsafe { skip_ascii::<V>(ptr, head, len) };
+    let mut pos = unsafe { skip_ascii::<V, S>(ptr, head, len) };
     // SAFETY: the blocks tested lie inside the `len` bytes at `ptr`.
     while pos + BLOCK <= len && unsafe { all_ascii::<V>(ptr.add(pos), 1) } {
         pos += BLOCK;

@@ -1,11 +1,11 @@
-//! The vector pass behind every path that meets invalid text ([`crate::errors`], and through
+//! The vector pass behind every path that meets invalid text ([`crate::damaged::every_error`], and through
 //! it lossy decoding, repair and the records' policies): where each ill-formed part of a
 //! stretch of text starts and how long it is (its *maximal subpart*), decided 64 bytes at a
 //! time from bit masks, where the scalar decoder decides a byte at a time.
 //!
 //! # The idea
 //!
-//! Where decoding resumes after an error is the crate's one rule (`crate::decode`), and
+//! Where decoding resumes after an error is the crate's one rule (`crate::reference::decode`), and
 //! under it the decoding of UTF-8 is *local*: a byte that is not a continuation byte
 //! (`80..BF`) always starts something (ASCII, a character, or an ill-formed part), and a
 //! lead byte `C0..FF` at `i` takes 1 to 4 bytes, decided by bytes `i..i + 4` alone:
@@ -32,7 +32,7 @@
 //!
 //! Each block needs the masks of the 3 bytes after it: the blocks are computed one ahead.
 //! The masks come from the vector trait's compare ([`Vector::eq_mask`]) and the lookup
-//! tables. Next: `crate::errors`, which walks these bits.
+//! tables. Next: `crate::damaged::every_error`, which walks these bits.
 
 use super::lookup::Tables;
 use crate::arch::generic::vector::Vector;
@@ -131,7 +131,7 @@ impl<V: Vector> Consts<V> {
 /// cover the bytes from `from` to the end of `bytes` or `SUBPART_BLOCKS` blocks, whichever
 /// is shorter; bytes past the end of `bytes` are read as zeros (ASCII), so a sequence that
 /// the end leaves open shows as an ill-formed part that ends there (the caller tells the
-/// two apart: `crate::errors`).
+/// two apart: `crate::damaged::every_error`).
 ///
 /// `carry` says which of the first 3 bytes from `from` are continuation bytes taken by a
 /// lead before `from` (bit `j` for byte `from + j`; their spans were decided before): 0

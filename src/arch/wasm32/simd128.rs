@@ -116,5 +116,3 @@ impl Vector for Simd128Vector {
         u8x16_bitmask(u8x16_eq(self.0, other.0)) as u64
     }
 }
-
-entry_points!(Simd128Vector, "simd128");

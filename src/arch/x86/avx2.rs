@@ -13,21 +13,11 @@
 //! but first the two loads' OR (of two 8-byte reads under 16 bytes) is tested for ASCII,
 //! which on mostly-ASCII text saves the check (`crate::tiers::SHORT_ASCII_FROM_256`).
 //!
-//! **Two schedules.** The same instructions serve CPUs that run a 256-bit operation at
-//! once (Zen 2 and later, Intel) and CPUs that split it into two on 128-bit units (AMD Zen
-//! 1 and Zen+, and Hygon's Dhyana), where a register's full check costs twice as much and
-//! an ASCII test that saves one pays more often than it costs. The vector type's
-//! `UNITS_128` parameter chooses the schedule (its size tiers in [`Vector`]: the ASCII test
-//! of inputs up to one block from 16 bytes instead of 8; the groups from 320 bytes and from
-//! the first byte instead of from 384 bytes and right after the first block; the aligned
-//! medium path from 1 KiB instead of 1.5 KiB; a busy input's error tested every 512
-//! bytes). Both have groups of 2 blocks below 8 KiB, those that are not ASCII reached by a
-//! loop over their bits. The backend of the CPUs with 128-bit units is
-//! `super::avx2units128`, chosen by [`super::has_128_bit_units`]. A third schedule, the
-//! `SHORT_WHOLE` parameter, is the plain one with no ASCII test of inputs up to one block:
-//! `super::avx2zen5`, for the AMD Zen 5 (chosen by [`super::checks_short_inputs_whole`]),
-//! whose wrong guesses there cost more than the checks they save. The tests run all three
-//! on every AVX2 CPU.
+//! The same vector type serves three rows of the table of backends (`crate::arch`), each
+//! with its own schedule (`crate::arch::generic::tuning`): CPUs that run a 256-bit
+//! operation at once, CPUs that split it on 128-bit units (chosen by
+//! [`super::has_128_bit_units`]) and the AMD Zen 5 (chosen by
+//! [`super::checks_short_inputs_whole`]). The tests run all three on every AVX2 CPU.
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::*;
@@ -38,16 +28,11 @@ use crate::arch::generic::vector::Vector;
 
 /// A 256-bit register. Only made by the `unsafe` constructors of [`Vector`], whose callers
 /// guarantee that the CPU supports AVX2: every safe method below relies on that.
-/// `UNITS_128` and `SHORT_WHOLE` change only the schedule (the module documentation): the
-/// schedule of CPUs whose AVX2 runs on 128-bit units, `super::avx2units128`'s, and the one
-/// that checks short inputs whole, `super::avx2zen5`'s.
 #[derive(Clone, Copy)]
 #[repr(transparent)]
-pub(crate) struct Avx2Vector<const UNITS_128: bool = false, const SHORT_WHOLE: bool = false>(
-    __m256i,
-);
+pub(crate) struct Avx2Vector(__m256i);
 
-impl<const UNITS_128: bool, const SHORT_WHOLE: bool> Avx2Vector<UNITS_128, SHORT_WHOLE> {
+impl Avx2Vector {
     /// `prev`'s upper lane followed by `self`'s lower lane: lane by lane, the 16 bytes
     /// that come just before each lane of `self` in memory.
     #[inline(always)]
@@ -72,42 +57,10 @@ static SLIDE: [u8; 32] = {
 // The size tier named in `BYTES` is this register's width.
 const _: () = assert!(core::mem::size_of::<Avx2Vector>() == <Avx2Vector as Vector>::BYTES);
 
-impl<const UNITS_128: bool, const SHORT_WHOLE: bool> Vector
-    for Avx2Vector<UNITS_128, SHORT_WHOLE>
-{
+impl Vector for Avx2Vector {
     // Inputs under 16 bytes in one SSE4.2 register (AVX2 implies SSE4.2).
     type Narrow = super::sse42::Sse42Vector;
     const BYTES: usize = crate::tiers::REGISTER_256;
-    const PATHS_OUT_OF_LINE: bool = true;
-    const SHORT_ASCII_FROM: usize = if UNITS_128 {
-        crate::tiers::SHORT_ASCII_FROM_UNITS_128
-    } else if SHORT_WHOLE {
-        crate::tiers::SHORT_ASCII_FROM
-    } else {
-        crate::tiers::SHORT_ASCII_FROM_256
-    };
-    const BUSY_ERROR_TEST: usize = if UNITS_128 {
-        crate::tiers::BUSY_ERROR_TEST_UNITS_128
-    } else {
-        0
-    };
-    const SMALL_GROUPS_BELOW: usize = crate::tiers::SMALL_GROUPS_BELOW_256;
-
-    const ALIGNED_FROM: usize = if UNITS_128 {
-        crate::tiers::MEDIUM_UNALIGNED_BELOW_UNITS_128
-    } else {
-        crate::tiers::MEDIUM_UNALIGNED_BELOW
-    };
-    const GROUPS_FROM: usize = if UNITS_128 {
-        crate::tiers::GROUPS_FROM_UNITS_128
-    } else {
-        crate::tiers::GROUPS_FROM_256
-    };
-    const GROUPS_AFTER_FIRST_BLOCK: bool = !UNITS_128;
-    const GROUP_BRANCHES: bool = true;
-    const BUSY_GROUPS_LOOP: bool = true;
-    const MAIN_LOOP_BITS: bool = !UNITS_128;
-    const ASCII_SKIP_BLOCKS: usize = crate::tiers::ASCII_SKIP_BLOCKS_256;
 
     #[inline(always)]
     unsafe fn load_unaligned(ptr: *const u8) -> Self {
@@ -221,5 +174,3 @@ impl<const UNITS_128: bool, const SHORT_WHOLE: bool> Vector
         unsafe { super::prefetch(ptr) }
     }
 }
-
-entry_points!(Avx2Vector, "avx2");

@@ -24,8 +24,8 @@
 //!   in every copy.
 //! - **With AVX512VBMI** (Ice Lake and later, Zen 4 and later), the nibble lookups are
 //!   `vpermb`, which reads six bits of each index, so neither nibble needs a mask: three
-//!   instructions fewer per register. Those CPUs get the backend of `super::avx512vbmi`,
-//!   this vector type with `VBMI`; the others (Skylake-SP, Cascade Lake) this one.
+//!   instructions fewer per register. Those CPUs get the table's row `avx512vbmi`,
+//!   `Avx512Vector<Vpermb>`; the others (Skylake-SP, Cascade Lake) `Avx512Vector<Pshufb>`.
 //!
 //! Why this design, and how it was tested and measured on AVX-512 hardware: docs/AVX512.md.
 
@@ -35,17 +35,46 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 
 use crate::arch::generic::vector::Vector;
+use core::marker::PhantomData;
+
+/// How an [`Avx512Vector`] looks up a nibble in a table ([`Vector::lookup_high`],
+/// [`Vector::lookup_low`]): [`Pshufb`] or [`Vpermb`], the instruction set the vector type
+/// proves beside AVX512F and AVX512BW.
+pub(crate) trait NibbleLookup: Copy {
+    /// Whether the lookups are `vpermb` (AVX512VBMI) rather than a mask and `vpshufb`.
+    const VPERMB: bool;
+}
+
+/// Nibble lookups by `vpshufb` after a mask of the nibble (AVX512BW).
+#[derive(Clone, Copy)]
+pub(crate) struct Pshufb;
+
+impl NibbleLookup for Pshufb {
+    const VPERMB: bool = false;
+}
+
+/// Nibble lookups by `vpermb`, which reads six bits of each index: no mask (AVX512VBMI).
+#[derive(Clone, Copy)]
+pub(crate) struct Vpermb;
+
+impl NibbleLookup for Vpermb {
+    const VPERMB: bool = true;
+}
 
 /// A 512-bit register. Only made by the `unsafe` constructors of [`Vector`], whose callers
-/// guarantee that the CPU supports AVX512F and AVX512BW, and AVX512VBMI where `VBMI`: every
-/// safe method below relies on that. `VBMI` changes only the nibble lookups
-/// ([`Vector::lookup_high`], [`Vector::lookup_low`]: `vpermb` instead of a mask and
-/// `vpshufb`); the backend of the CPUs that have it is `super::avx512vbmi`.
+/// guarantee that the CPU supports AVX512F and AVX512BW, and AVX512VBMI where `L` is
+/// [`Vpermb`]: every safe method below relies on that. `L` changes only the nibble lookups.
 #[derive(Clone, Copy)]
 #[repr(transparent)]
-pub(crate) struct Avx512Vector<const VBMI: bool = false>(__m512i);
+pub(crate) struct Avx512Vector<L = Pshufb>(__m512i, PhantomData<L>);
 
-impl<const VBMI: bool> Avx512Vector<VBMI> {
+impl<L: NibbleLookup> Avx512Vector<L> {
+    /// The register `v` as this vector type.
+    #[inline(always)]
+    fn of(v: __m512i) -> Self {
+        Self(v, PhantomData)
+    }
+
     /// `prev`'s last 128-bit lane followed by `self`'s lanes 0-2: lane by lane, the 16 bytes
     /// that come just before each lane of `self` in memory.
     #[inline(always)]
@@ -78,7 +107,7 @@ unsafe fn pin(mut v: __m512i) -> __m512i {
 // The size tier named in `BYTES` is this register's width.
 const _: () = assert!(core::mem::size_of::<Avx512Vector>() == <Avx512Vector as Vector>::BYTES);
 
-impl<const VBMI: bool> Vector for Avx512Vector<VBMI> {
+impl<L: NibbleLookup> Vector for Avx512Vector<L> {
     // The masked load takes every length under 64 in one register. (AVX2's and SSE4.2's
     // registers under 32 bytes were faster there and slower at 32-63 B on a Zen 4, not
     // measured elsewhere: docs/PERFORMANCE.md#avx2-narrow-register.)
@@ -88,17 +117,8 @@ impl<const VBMI: bool> Vector for Avx512Vector<VBMI> {
     #[inline(always)]
     unsafe fn load_unaligned(ptr: *const u8) -> Self {
         // SAFETY: the caller guarantees AVX512F and 64 readable bytes at `ptr`.
-        Self(unsafe { _mm512_loadu_si512(ptr.cast()) })
+        Self::of(unsafe { _mm512_loadu_si512(ptr.cast()) })
     }
-    const MEDIUM_BELOW: usize = crate::tiers::MEDIUM_BELOW_512;
-    // The short path ends at `GROUPS_FROM_512`; the inputs with one group take the groups
-    // in the function of `schedule::validate_unaligned`, longer ones in `validate_aligned`'s
-    // (see `crate::tiers::ONE_GROUP_BELOW_512`).
-    const GROUPS_FROM: usize = crate::tiers::GROUPS_FROM_512;
-    const ALIGNED_FROM: usize = crate::tiers::ONE_GROUP_BELOW_512;
-    // Each path in a function of its own, so that the short path's timing does not move
-    // with the medium path's code (`Vector::PATHS_OUT_OF_LINE`).
-    const PATHS_OUT_OF_LINE: bool = true;
 
     #[inline(always)]
     unsafe fn load_partial(input: &[u8]) -> Self {
@@ -107,37 +127,37 @@ impl<const VBMI: bool> Vector for Avx512Vector<VBMI> {
         // SAFETY: the caller guarantees AVX512BW (`vmovdqu8`) and input.len() < 64; the
         // masked load reads only the `input.len()` bytes the mask selects, all inside
         // `input` (masked-off bytes are not accessed and cannot fault), and zeroes the rest.
-        Self(unsafe { _mm512_maskz_loadu_epi8(mask, input.as_ptr().cast()) })
+        Self::of(unsafe { _mm512_maskz_loadu_epi8(mask, input.as_ptr().cast()) })
     }
     #[inline(always)]
     unsafe fn splat(byte: u8) -> Self {
         // SAFETY: the caller guarantees AVX512F.
-        Self(unsafe { _mm512_set1_epi8(byte as i8) })
+        Self::of(unsafe { _mm512_set1_epi8(byte as i8) })
     }
     #[inline(always)]
     unsafe fn repeat16(table: [u8; 16]) -> Self {
         // SAFETY: the caller guarantees AVX512F; `table` is 16 readable bytes.
-        Self(unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(table.as_ptr().cast())) })
+        Self::of(unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(table.as_ptr().cast())) })
     }
     #[inline(always)]
     fn lookup_high(table: Self, x: Self) -> Self {
-        if VBMI {
-            // SAFETY: an Avx512Vector<true> exists only where AVX512BW and AVX512VBMI do.
+        if L::VPERMB {
+            // SAFETY: an Avx512Vector<Vpermb> exists only where AVX512BW and AVX512VBMI do.
             // `vpermb` reads bits 0-5 of each index: after the 16-bit shift those are the
             // byte's high nibble and 2 bits of the next byte's low one, and `table` repeats
             // its 16 bytes in every lane (the trait's contract), so entry `i` is entry
             // `i % 16`: no mask needed.
-            Self(unsafe { _mm512_permutexvar_epi8(_mm512_srli_epi16::<4>(x.0), table.0) })
+            Self::of(unsafe { _mm512_permutexvar_epi8(_mm512_srli_epi16::<4>(x.0), table.0) })
         } else {
             table.lookup16(x.shr4())
         }
     }
     #[inline(always)]
     fn lookup_low(table: Self, x: Self, low_nibble: Self) -> Self {
-        if VBMI {
-            // SAFETY: an Avx512Vector<true> exists only where AVX512VBMI does. As above:
+        if L::VPERMB {
+            // SAFETY: an Avx512Vector<Vpermb> exists only where AVX512VBMI does. As above:
             // bits 4-5 of each index select a repeat of the same 16 bytes.
-            Self(unsafe { _mm512_permutexvar_epi8(x.0, table.0) })
+            Self::of(unsafe { _mm512_permutexvar_epi8(x.0, table.0) })
         } else {
             table.lookup16(x.and(low_nibble))
         }
@@ -145,7 +165,7 @@ impl<const VBMI: bool> Vector for Avx512Vector<VBMI> {
     #[inline(always)]
     fn pinned(self) -> Self {
         // SAFETY: an Avx512Vector exists only where AVX512F does.
-        Self(unsafe { pin(self.0) })
+        Self::of(unsafe { pin(self.0) })
     }
     #[cfg(test)]
     #[inline(always)]
@@ -157,48 +177,50 @@ impl<const VBMI: bool> Vector for Avx512Vector<VBMI> {
     #[inline(always)]
     fn or(self, other: Self) -> Self {
         // SAFETY: an Avx512Vector exists only where AVX512F does.
-        Self(unsafe { _mm512_or_si512(self.0, other.0) })
+        Self::of(unsafe { _mm512_or_si512(self.0, other.0) })
     }
     #[inline(always)]
     fn and(self, other: Self) -> Self {
         // SAFETY: an Avx512Vector exists only where AVX512F does.
-        Self(unsafe { _mm512_and_si512(self.0, other.0) })
+        Self::of(unsafe { _mm512_and_si512(self.0, other.0) })
     }
     #[inline(always)]
     fn xor(self, other: Self) -> Self {
         // SAFETY: an Avx512Vector exists only where AVX512F does.
-        Self(unsafe { _mm512_xor_si512(self.0, other.0) })
+        Self::of(unsafe { _mm512_xor_si512(self.0, other.0) })
     }
     #[inline(always)]
     fn shr4(self) -> Self {
         // SAFETY: an Avx512Vector exists only where AVX512BW (the 16-bit shift) does. Then
         // clear the bits that crossed from the neighbouring byte.
-        Self(unsafe { _mm512_and_si512(_mm512_srli_epi16::<4>(self.0), _mm512_set1_epi8(0x0F)) })
+        Self::of(unsafe {
+            _mm512_and_si512(_mm512_srli_epi16::<4>(self.0), _mm512_set1_epi8(0x0F))
+        })
     }
     #[inline(always)]
     fn lookup16(self, idx: Self) -> Self {
         // SAFETY: an Avx512Vector exists only where AVX512BW does.
-        Self(unsafe { _mm512_shuffle_epi8(self.0, idx.0) })
+        Self::of(unsafe { _mm512_shuffle_epi8(self.0, idx.0) })
     }
     #[inline(always)]
     fn prev1(self, prev: Self) -> Self {
         // SAFETY: an Avx512Vector exists only where AVX512BW does.
-        Self(unsafe { _mm512_alignr_epi8::<15>(self.0, self.straddle(prev)) })
+        Self::of(unsafe { _mm512_alignr_epi8::<15>(self.0, self.straddle(prev)) })
     }
     #[inline(always)]
     fn prev2(self, prev: Self) -> Self {
         // SAFETY: an Avx512Vector exists only where AVX512BW does.
-        Self(unsafe { _mm512_alignr_epi8::<14>(self.0, self.straddle(prev)) })
+        Self::of(unsafe { _mm512_alignr_epi8::<14>(self.0, self.straddle(prev)) })
     }
     #[inline(always)]
     fn prev3(self, prev: Self) -> Self {
         // SAFETY: an Avx512Vector exists only where AVX512BW does.
-        Self(unsafe { _mm512_alignr_epi8::<13>(self.0, self.straddle(prev)) })
+        Self::of(unsafe { _mm512_alignr_epi8::<13>(self.0, self.straddle(prev)) })
     }
     #[inline(always)]
     fn saturating_sub(self, other: Self) -> Self {
         // SAFETY: an Avx512Vector exists only where AVX512BW does.
-        Self(unsafe { _mm512_subs_epu8(self.0, other.0) })
+        Self::of(unsafe { _mm512_subs_epu8(self.0, other.0) })
     }
     #[inline(always)]
     fn is_ascii(self) -> bool {
@@ -221,5 +243,3 @@ impl<const VBMI: bool> Vector for Avx512Vector<VBMI> {
         unsafe { super::prefetch(ptr) }
     }
 }
-
-entry_points!(Avx512Vector, "avx512f", "avx512bw");

@@ -1,15 +1,11 @@
-//! The x86 and x86-64 backends: SSE4.2 (128-bit), AVX2 (256-bit; on CPUs that run it on
-//! 128-bit units, `avx2units128`; on the AMD Zen 5, `avx2zen5`) and, with the cargo feature
-//! `avx512` (on by default), AVX-512 (512-bit; with VBMI, `avx512vbmi`); the AVX2 character
-//! count; and which AVX2 schedule a CPU takes ([`avx2_schedule`]).
+//! The x86 and x86-64 vector types: SSE4.2 (128-bit), AVX2 (256-bit) and, with the cargo
+//! feature `avx512` (on by default), AVX-512 (512-bit; with VBMI or without); the AVX2
+//! character count; and which AVX2 schedule a CPU takes ([`avx2_schedule`]). The rows that
+//! pair them with their schedules are the table of backends (`crate::arch`).
 
 pub(crate) mod avx2;
-pub(crate) mod avx2units128;
-pub(crate) mod avx2zen5;
 #[cfg(feature = "avx512")]
 pub(crate) mod avx512;
-#[cfg(feature = "avx512")]
-pub(crate) mod avx512vbmi;
 pub(crate) mod count;
 pub(crate) mod sse42;
 
@@ -33,13 +29,13 @@ pub(crate) unsafe fn prefetch(ptr: *const u8) {
 
 /// Whether this CPU runs its 256-bit AVX2 operations on 128-bit units, two at a time (AMD
 /// Zen 1 and Zen+, Hygon Dhyana): those CPUs take AVX2's schedule for them
-/// (`avx2units128`). See [`avx2_schedule`].
+/// (the table's row `avx2units128`). See [`avx2_schedule`].
 pub(crate) fn has_128_bit_units() -> bool {
     avx2_schedule() == Avx2Schedule::Units128
 }
 
 /// Whether this CPU takes AVX2's schedule that checks inputs up to one block whole (the AMD
-/// Zen 5: `avx2zen5`). See [`avx2_schedule`].
+/// Zen 5: the table's row `avx2zen5`). See [`avx2_schedule`].
 pub(crate) fn checks_short_inputs_whole() -> bool {
     avx2_schedule() == Avx2Schedule::ShortWhole
 }

@@ -23,7 +23,6 @@ const _: () = assert!(core::mem::size_of::<Sse42Vector>() == <Sse42Vector as Vec
 impl Vector for Sse42Vector {
     type Narrow = Self;
     const BYTES: usize = crate::tiers::REGISTER_128;
-    const PATHS_OUT_OF_LINE: bool = true;
 
     #[inline(always)]
     unsafe fn load_unaligned(ptr: *const u8) -> Self {
@@ -114,5 +113,3 @@ impl Vector for Sse42Vector {
         unsafe { super::prefetch(ptr) }
     }
 }
-
-entry_points!(Sse42Vector, "sse4.2");

@@ -13,8 +13,8 @@
 
 use crate::arch;
 use crate::engine;
-use crate::error::Utf8Error;
-use crate::grammar::floor_boundary;
+use crate::reference::error::Utf8Error;
+use crate::reference::grammar::floor_boundary;
 use crate::tiers::{COUNT_PIECE, COUNT_PORTABLE_BELOW};
 
 /// The number of characters (Unicode scalar values) in `text`; the same as
@@ -60,9 +60,11 @@ pub fn validate_and_count(input: &[u8]) -> Result<usize, Utf8Error> {
             // incomplete, before ASCII): decide it on the whole input. Everything before it
             // is valid, so the first error from there is the input's first error.
             Err(e) if end < input.len() => {
-                return Err(crate::scalar::validate_from(input, pos + e.valid_up_to())
-                    .err()
-                    .unwrap_or(e.shifted(pos)))
+                return Err(
+                    crate::reference::scalar::validate_from(input, pos + e.valid_up_to())
+                        .err()
+                        .unwrap_or(e.shifted(pos)),
+                )
             }
             Err(e) => return Err(e.shifted(pos)),
         }

@@ -28,8 +28,8 @@
 
 use rayon::prelude::*;
 
-use crate::error::Utf8Error;
-use crate::grammar::floor_boundary;
+use crate::reference::error::Utf8Error;
+use crate::reference::grammar::floor_boundary;
 
 /// Inputs shorter than this many bytes (2 MiB) are validated on the calling thread by
 /// [`par_from_utf8`] and [`par_is_valid`]: for them, waking the thread pool costs more than

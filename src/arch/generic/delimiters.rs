@@ -5,7 +5,7 @@
 //!
 //! The delimiters are found a register at a time with the vector trait's compare
 //! ([`Vector::eq_mask`]) and their positions written out as they are found
-//! ([`portable::push_positions`]): the records iterator then reads one position per
+//! ([`window::push_positions`]): the records iterator then reads one position per
 //! record, with no branch on where in the window the next delimiter is. The errors are the
 //! lookup algorithm's (`super::lookup`), a group of `MEDIUM_GROUP` blocks at a time as the
 //! validator's medium path takes them (`super::schedule`): a group of ASCII after no open
@@ -14,7 +14,7 @@
 
 use super::lookup::Tables;
 use crate::arch::generic::vector::Vector;
-use crate::arch::portable::{self, ErrorBits, Positions};
+use crate::arch::window::{self, ErrorBits, Positions};
 use crate::tiers::{BLOCK, MEDIUM_GROUP, PREFETCH_AHEAD, RECORD_WINDOW};
 
 /// Scans the records window `bytes[from..]` (`RECORD_WINDOW` bytes, or fewer at the end of
@@ -33,7 +33,7 @@ use crate::tiers::{BLOCK, MEDIUM_GROUP, PREFETCH_AHEAD, RECORD_WINDOW};
 /// them to show; the bits in `s + 2..=d` are the record's own (the byte before `s` is the
 /// delimiter before it, ASCII, as for the record alone); only bits at `s` and `s + 1` can
 /// come from the record before (a lead byte just before its delimiter). The portable
-/// version ([`portable::scan`]) sets a bit exactly where each ill-formed part starts, which
+/// version ([`window::scan`]) sets a bit exactly where each ill-formed part starts, which
 /// keeps the same contract.
 ///
 /// The errors are found as the validator finds them, ORed over a group, and only a group
@@ -171,8 +171,7 @@ impl<V: Vector> Scan<'_, V> {
                     error = error.or(self.tables.classify(v, prev1, prev2, prev3));
                 }
             }
-            self.count =
-                portable::push_positions(self.positions, self.count, marks, (k + b) * BLOCK);
+            self.count = window::push_positions(self.positions, self.count, marks, (k + b) * BLOCK);
         }
         (error, any.is_ascii())
     }
@@ -199,8 +198,7 @@ impl<V: Vector> Scan<'_, V> {
                 marks |= v.eq_mask(self.needle) << (i * V::BYTES);
                 any = any.or(v);
             }
-            self.count =
-                portable::push_positions(self.positions, self.count, marks, (k + b) * BLOCK);
+            self.count = window::push_positions(self.positions, self.count, marks, (k + b) * BLOCK);
         }
         if any.is_ascii() {
             // SAFETY: the register before the group is readable (the caller's guarantee).
@@ -268,7 +266,7 @@ impl<V: Vector> Scan<'_, V> {
                     << (i * V::BYTES);
             }
         }
-        self.count = portable::push_positions(self.positions, self.count, marks & keep, k * BLOCK);
+        self.count = window::push_positions(self.positions, self.count, marks & keep, k * BLOCK);
         self.keep(k, word & keep);
     }
 }

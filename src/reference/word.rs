@@ -14,7 +14,7 @@
 //! Next: `crate::arch` for the backends that take the longer inputs, `crate::tiers` for
 //! which lengths go where.
 
-use crate::grammar::{is_continuation, strict_rule};
+use crate::reference::grammar::{is_continuation, strict_rule};
 
 /// The bits of one state in a row.
 const WIDTH: u32 = 6;

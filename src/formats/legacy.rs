@@ -48,8 +48,8 @@
 //! The values FFFE and FFFF (Annex R note 3: "also do not occur") are accepted, as strict
 //! UTF-8 accepts noncharacters; see `docs/PROFILES.md`.
 
-use crate::decode::{self, Legacy};
-use crate::error::Utf8Error;
+use crate::reference::decode::{self, Legacy};
+use crate::reference::error::Utf8Error;
 
 /// The largest value original UTF-8 encodes.
 pub const MAX_VALUE: u32 = 0x7FFF_FFFF;
@@ -103,7 +103,7 @@ pub fn validate_scalar(bytes: &[u8]) -> Result<(), Utf8Error> {
 /// assert_eq!(err.kind(), vutf8::ErrorKind::Overlong);
 /// ```
 pub fn validate(input: &[u8]) -> Result<(), Utf8Error> {
-    let mut errors = crate::errors::errors(input);
+    let mut errors = crate::damaged::every_error::errors(input);
     while let Some(e) = errors.next() {
         let at = e.valid_up_to();
         match decode_char(&input[at..]) {
@@ -195,7 +195,7 @@ pub fn encode_char(value: u32, buf: &mut [u8; 6]) -> Result<usize, EncodeError> 
 #[cfg(feature = "alloc")]
 mod with_alloc {
     use super::{decode_char, encode_char, Decoded, EncodeError};
-    use crate::error::Utf8Error;
+    use crate::reference::error::Utf8Error;
     use alloc::vec::Vec;
 
     /// Decodes original UTF-8 into UCS-4 values, or returns the first error (the same one
@@ -208,7 +208,7 @@ mod with_alloc {
     pub fn decode(input: &[u8]) -> Result<Vec<u32>, Utf8Error> {
         let mut out = Vec::with_capacity(input.len());
         let mut valid_from = 0;
-        let mut errors = crate::errors::errors(input);
+        let mut errors = crate::damaged::every_error::errors(input);
         while let Some(e) = errors.next() {
             let at = e.valid_up_to();
             // SAFETY: between the end of the last legacy form (or the start) and the next

@@ -6,16 +6,19 @@
 //! decoder ([`crate::scalar`]) say exactly where and why. Also here: what a
 //! [`Backend`] can do on this CPU, and running a particular one.
 //!
-//! Everything above this module (streams, error iterators, counting, repair, the parallel
-//! split) calls these functions; nothing here calls upward. Next: `crate::arch` for the
+//! Everything above this module (streams, error iterators, repair, the parallel split, and
+//! the character count of [`count`], beside it) calls these functions; nothing here calls
+//! upward. Next: `crate::arch` for the
 //! backends and their dispatch, `crate::arch::generic` for the algorithm.
+
+pub(crate) mod count;
 
 use crate::arch;
 use crate::backend::Backend;
-use crate::error::Utf8Error;
-use crate::scalar;
+use crate::reference::error::Utf8Error;
+use crate::reference::scalar;
+use crate::reference::word;
 use crate::tiers;
-use crate::word;
 
 /// Whether `input` is valid UTF-8. The fastest check this crate has. (Which input lengths
 /// take which path: see `src/tiers.rs`.)

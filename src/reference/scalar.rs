@@ -14,9 +14,9 @@
 //!
 //! It is the oracle that every vector backend is tested against.
 
-use crate::decode::{self, Fault, Strict};
-use crate::error::Utf8Error;
-use crate::grammar::{is_continuation, strict_rule};
+use crate::reference::decode::{self, Fault, Strict};
+use crate::reference::error::Utf8Error;
+use crate::reference::grammar::{is_continuation, strict_rule};
 
 /// What [`decode_char`] found at one position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -160,7 +160,7 @@ pub(crate) fn check_until<const KINDS: bool>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::ErrorKind;
+    use crate::reference::error::ErrorKind;
 
     /// Position, length and reason of the first error.
     type Found = Option<(usize, Option<usize>, ErrorKind)>;

@@ -2,7 +2,7 @@
 //! [`String::from_utf8_lossy`](alloc::string::String::from_utf8_lossy) does.
 //!
 //! One U+FFFD per *maximal subpart* (the crate's one rule for where decoding resumes,
-//! `crate::decode`, "Where decoding resumes after an error"), and [`crate::errors()`] yields
+//! `crate::reference::decode`, "Where decoding resumes after an error"), and [`crate::errors()`] yields
 //! exactly these parts (the fast validator over the valid runs, the scalar decoder around
 //! errors). So lossy decoding is: copy the valid run before each error, push U+FFFD, go on
 //! after it.
@@ -13,8 +13,8 @@
 //! sequence split across chunks, and the output on a sequence of chunks equals
 //! [`from_utf8_lossy`] on their concatenation.
 
-use crate::error::Utf8Error;
-use crate::errors::{ErrorScanner, OnSpan};
+use crate::damaged::every_error::{ErrorScanner, OnSpan};
+use crate::reference::error::Utf8Error;
 use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -71,7 +71,7 @@ impl PartText for Replacement {
 }
 
 /// Appends `input` to `out` with each ill-formed part written by `P`: the valid runs
-/// copied, the errors found by [`crate::errors::for_each_span`]. `first`, when the caller
+/// copied, the errors found by [`crate::damaged::every_error::for_each_span`]. `first`, when the caller
 /// has it, is the input's first error (the search goes on after it, by stretches).
 pub(crate) fn repair_parts<P: PartText>(input: &[u8], first: Option<Utf8Error>, out: &mut String) {
     let mut writer = Repairs::<P> {
@@ -87,15 +87,23 @@ pub(crate) fn repair_parts<P: PartText>(input: &[u8], first: Option<Utf8Error>, 
         Some(first) => {
             writer.span(first.valid_up_to(), first.error_len());
             match first.error_len() {
-                Some(n) => {
-                    crate::errors::for_each_span(input, first.valid_up_to() + n, true, writer)
-                }
+                Some(n) => crate::damaged::every_error::for_each_span(
+                    input,
+                    first.valid_up_to() + n,
+                    true,
+                    writer,
+                ),
                 None => writer,
             }
         }
         // A short input (a log line's) is searched by stretches at once: the validator's
         // call and its error's exact place cost more there than the one stretch.
-        None => crate::errors::for_each_span(input, 0, input.len() < SHORT_BY_STRETCHES, writer),
+        None => crate::damaged::every_error::for_each_span(
+            input,
+            0,
+            input.len() < SHORT_BY_STRETCHES,
+            writer,
+        ),
     };
     let Repairs {
         mut out,
@@ -346,10 +354,12 @@ impl Repairer {
             copied: 0,
             replaced: 0,
         };
-        self.scanner
-            .finish_from(self.scanner.decided(), &mut |e: crate::error::Utf8Error| {
+        self.scanner.finish_from(
+            self.scanner.decided(),
+            &mut |e: crate::reference::error::Utf8Error| {
                 writer.span(e.valid_up_to(), e.error_len());
-            });
+            },
+        );
         writer.copy_to(held.len());
         writer.out.finish();
         self.replacements + writer.replaced

@@ -24,7 +24,7 @@
 //! point) a decoding of its few bytes, only when they are asked for ([`Errors::next`], not
 //! the lossy decoders, which need where and how long only).
 //!
-//! Where the search resumes after an error is the crate's one rule (`crate::decode`, "Where
+//! Where the search resumes after an error is the crate's one rule (`crate::reference::decode`, "Where
 //! decoding resumes after an error"), which `<[u8]>::utf8_chunks` follows too: the errors
 //! are exactly the invalid parts of `utf8_chunks`.
 //!
@@ -34,9 +34,9 @@
 //! after it (`C0` at the end of a chunk is "overlong" if a continuation byte follows).
 
 use crate::arch::portable::{BlockParts, Subparts};
-use crate::decode::{self, Strict};
-use crate::error::{stream_offset, Utf8Error};
-use crate::scalar;
+use crate::reference::decode::{self, Strict};
+use crate::reference::error::{stream_offset, Utf8Error};
+use crate::reference::scalar;
 use crate::tiers::BLOCK;
 
 /// Every error in `bytes`, in order; see [`Errors`].
@@ -355,8 +355,8 @@ fn decode_at(bytes: &[u8], at: usize) -> Utf8Error {
 /// for [`decode_at`].
 #[inline(always)]
 fn quick_error(bytes: &[u8], at: usize, n: usize) -> Option<Utf8Error> {
-    use crate::error::ErrorKind;
-    use crate::grammar::is_continuation;
+    use crate::reference::error::ErrorKind;
+    use crate::reference::grammar::is_continuation;
     let lead = bytes[at];
     let next = *bytes.get(at + n)?;
     let kind = if n > 1 {
@@ -378,8 +378,8 @@ fn quick_error(bytes: &[u8], at: usize, n: usize) -> Option<Utf8Error> {
 /// decoded; `None` for the others (an overlong `C0`/`C1`, `E0` or `F0` form, a surrogate,
 /// a value above U+10FFFF: their code point), and for bytes that are never a part of one
 /// byte. Checked against the decoder for every byte and follower in the tests.
-static QUICK_KINDS: [[Option<crate::error::ErrorKind>; 2]; 256] = {
-    use crate::error::ErrorKind::*;
+static QUICK_KINDS: [[Option<crate::reference::error::ErrorKind>; 2]; 256] = {
+    use crate::reference::error::ErrorKind::*;
     let mut t = [[None; 2]; 256];
     let mut b = 0x80;
     while b < 256 {
@@ -400,7 +400,7 @@ static SEQUENCE_LENS: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut b = 0;
     while b < 256 {
-        t[b] = crate::grammar::announced_len(b as u8) as u8;
+        t[b] = crate::reference::grammar::announced_len(b as u8) as u8;
         b += 1;
     }
     t
@@ -708,7 +708,7 @@ impl ErrorScanner {
 #[cfg(test)]
 mod tests {
     use super::quick_error;
-    use crate::decode::{decode, Strict};
+    use crate::reference::decode::{decode, Strict};
 
     /// Where the quick path gives an error, it is exactly the decoder's: every lead byte,
     /// every byte after it, and a third and fourth byte of each class, at the end of the

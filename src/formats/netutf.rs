@@ -296,7 +296,7 @@ impl std::error::Error for TranscodeError {}
 #[cfg(feature = "alloc")]
 mod with_alloc {
     use super::{decode_char, encode_char, Error, TranscodeError};
-    use crate::error::Utf8Error;
+    use crate::reference::error::Utf8Error;
     use alloc::vec::Vec;
 
     /// Encodes values as NET-UTF. Every 32-bit value has an encoding.
@@ -358,7 +358,7 @@ mod with_alloc {
                     ..e
                 })
             })?;
-            let n = crate::legacy::encode_char(v, &mut buf).map_err(|_| {
+            let n = crate::formats::legacy::encode_char(v, &mut buf).map_err(|_| {
                 TranscodeError::Unrepresentable {
                     offset: pos,
                     value: v,
@@ -377,7 +377,7 @@ mod with_alloc {
     /// assert_eq!(vutf8::netutf::from_utf8("aö".as_bytes()).unwrap(), b"a\xA0\xF6");
     /// ```
     pub fn from_utf8(input: &[u8]) -> Result<Vec<u8>, Utf8Error> {
-        let values = crate::legacy::decode(input)?;
+        let values = crate::formats::legacy::decode(input)?;
         Ok(encode(&values))
     }
 }

@@ -17,8 +17,8 @@
 use super::counts::Counts;
 use super::delimited::{split, DelimiterError, Records};
 use super::record::Record;
-use crate::error::Utf8Error;
-use crate::grammar::floor_boundary;
+use crate::reference::error::Utf8Error;
+use crate::reference::grammar::floor_boundary;
 use std::collections::VecDeque;
 use std::io::{self, Read};
 use std::vec::Vec;

@@ -24,9 +24,9 @@
 
 use std::io::{self, BufRead, Read};
 
-use crate::error::Utf8Error;
-use crate::grammar::{announced_len, is_continuation};
-use crate::stream::Validator;
+use crate::reference::error::Utf8Error;
+use crate::reference::grammar::{announced_len, is_continuation};
+use crate::streams::validator::Validator;
 
 /// The `io::Error` for a UTF-8 error: kind `InvalidData`, with the `Utf8Error` inside.
 fn invalid_data(e: Utf8Error) -> io::Error {

@@ -18,8 +18,8 @@
 //! there is nothing after it to resume at. `String::from_utf8_lossy` follows the same rule,
 //! so one U+FFFD per maximal subpart gives exactly its output.
 
-use crate::error::{ErrorKind, Utf8Error};
-use crate::grammar::{
+use crate::reference::error::{ErrorKind, Utf8Error};
+use crate::reference::grammar::{
     announced_len, is_continuation, legacy_announced_len, legacy_rule, strict_rule,
 };
 

@@ -31,7 +31,7 @@
 //! split work between threads and chunks).
 //!
 //! This module holds facts only and imports nothing. The decoder that reads bytes by these
-//! tables (one generic function for strict and original UTF-8) is `crate::decode`, private;
+//! tables (one generic function for strict and original UTF-8) is `crate::reference::decode`, private;
 //! its public faces are [`crate::scalar`] and [`crate::legacy`].
 
 /// Whether `byte` is a continuation byte, `80..=BF` (bit pattern `10xx_xxxx`): a byte that

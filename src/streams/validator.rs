@@ -55,9 +55,9 @@
 //! error's [`valid_up_to`](Utf8Error::valid_up_to) is a `usize` and saturates at
 //! `usize::MAX` on 32-bit targets past 4 GiB (use [`Validator::valid_up_to`] there).
 
-use crate::error::{stream_offset, Utf8Error};
-use crate::grammar::{announced_len, is_continuation};
-use crate::scalar::{self, Decoded};
+use crate::reference::error::{stream_offset, Utf8Error};
+use crate::reference::grammar::{announced_len, is_continuation};
+use crate::reference::scalar::{self, Decoded};
 
 /// Validates UTF-8 that arrives in pieces: network reads, file chunks, anything.
 ///
