@@ -335,7 +335,8 @@ pub const RECORD_WINDOW: usize = 64 * BLOCK;
 
 /// After an error, [`crate::errors()`] finds the ill-formed parts of the text this many blocks
 /// at a time, a backend call for each (the masks of `arch::generic::subparts`), until such
-/// a stretch has none: then the validator takes the rest again.
+/// a stretch has none: then the validator takes the rest again
+/// (docs/PERFORMANCE.md#damaged-stretches).
 pub const SUBPART_BLOCKS: usize = 8;
 
 /// [`crate::count_chars`] counts inputs shorter than this a word at a time.
