@@ -123,17 +123,7 @@ pub fn decode<'py>(
         return Ok(text);
     }
     if let Some(shape) = run(py, bytes, shape_of_valid)? {
-        if shape.kind() >= Kind::Ucs2 && (bytes.len() - shape.chars) * SPARSE < bytes.len() {
-            if bytes.len() >= SPARSE_MIN {
-                return sparse(py, bytes, shape);
-            }
-            return sparse_short(py, bytes, shape);
-        }
-        return make(py, bytes, shape.kind(), shape.chars, |out, b| {
-            // SAFETY: `b` is valid UTF-8 of `shape.chars` characters whose widest is of
-            // `shape.kind()`, the kind and length of `out`.
-            unsafe { fill_valid(out, b) }
-        });
+        return str_of_shape(py, bytes, shape);
     }
     match Handler::named(errors) {
         Some(Handler::Strict) => Err(strict_error(&input, data, bytes)),
@@ -167,6 +157,16 @@ const DENSE: usize = 8;
 fn valid_str<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Bound<'py, PyString>> {
     let shape = run(py, bytes, shape_of_valid)?
         .ok_or_else(|| PyValueError::new_err("vutf8: internal error: lossy text found invalid"))?;
+    str_of_shape(py, bytes, shape)
+}
+
+/// The `str` of `bytes`, valid UTF-8 of `shape`: by the sparse transcoder where a wide
+/// string has few bytes that are not characters of their own ([`SPARSE`]), else in one pass.
+fn str_of_shape<'py>(
+    py: Python<'py>,
+    bytes: &[u8],
+    shape: Shape,
+) -> PyResult<Bound<'py, PyString>> {
     if shape.kind() >= Kind::Ucs2 && (bytes.len() - shape.chars) * SPARSE < bytes.len() {
         if bytes.len() >= SPARSE_MIN {
             return sparse(py, bytes, shape);
