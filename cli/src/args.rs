@@ -6,14 +6,14 @@
 //! The options shared by every command are here; each command declares its own
 //! ([`CheckArgs`], [`RepairArgs`], [`BenchArgs`], in `commands/`), and the values of
 //! `--bom` and `--color` are types of the layers that use them ([`BomPolicy`] in
-//! `check/bom.rs`, `ColorWhen` in `report/color.rs`). Nothing below imports this module.
+//! `scan/bom.rs`, `ColorWhen` in `report/color.rs`). Nothing below imports this module.
 
 use clap::{Parser, Subcommand};
 
-use crate::check::bom::BomPolicy;
 use crate::commands::bench::BenchArgs;
 use crate::commands::check::CheckArgs;
 use crate::commands::repair::RepairArgs;
+use crate::scan::bom::BomPolicy;
 
 const AFTER_HELP: &str = "\
 Each error is reported as PATH:LINE:COLUMN: byte OFFSET: REASON (bytes: ..), with LINE and

@@ -5,7 +5,7 @@
 //! ([`inputs::walk`]); they are checked in batches, each batch on all cores (a large file
 //! is itself split over all cores, [`read::slicing`]; streams are read in constant memory,
 //! [`read::streams`]), stopping at each input's first error; then, in input order, the
-//! findings ([`check::findings`]) are written ([`report::finding`], in colour on a
+//! findings ([`scan::findings`]) are written ([`report::finding`], in colour on a
 //! terminal, [`report::color`]). With `--all`, an input found invalid is scanned once
 //! more, in order, writing every error as it is found, so no error list is ever held in
 //! memory.
@@ -27,31 +27,31 @@
 //! report/            what a finding looks like: text, JSON, colour, summary, progress bar
 //! read/              reading bytes: mapped files split over all cores, streams
 //! inputs/            which inputs: paths and directories walked, in order
-//! check/             the check engine: validator, BOM policy, findings, positions (bottom)
+//! scan/              the check engine: validator, BOM policy, findings, positions (bottom)
 //! ```
 //!
 //! `read/` and `report/` never name each other's types: they meet through the check
 //! engine's sinks, `Emit` (each finding) and `Meter` (bytes done). Read upwards from
-//! [`check`], or downwards from [`commands::check::run`].
+//! [`scan`], or downwards from [`commands::check::run`].
 
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 mod args;
-mod check;
 mod commands;
 mod inputs;
 mod read;
 mod report;
+mod scan;
 
 use std::process::ExitCode;
 
 use clap::Parser;
 
 use crate::args::{Cli, Command};
-use crate::check::engine::Engine;
 use crate::commands::exit::{output_status, warn, TROUBLE, VALID};
 use crate::commands::{bench, info, repair};
+use crate::scan::engine::Engine;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {

@@ -18,8 +18,8 @@ use clap::Args;
 use vutf8::Backend;
 use vutf8_corpus::Script;
 
-use crate::check::engine::Engine;
 use crate::read::{reading, slicing};
+use crate::scan::engine::Engine;
 
 /// Options of `vutf8 bench`.
 #[derive(Debug, Args)]

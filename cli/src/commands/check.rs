@@ -11,7 +11,7 @@
 //! held in memory), and counts. [`Run::end`] writes the summary.
 //!
 //! Each step calls one layer: inputs (`crate::inputs`), reading and checking
-//! (`crate::read`, `crate::check`), writing (`crate::report`).
+//! (`crate::read`, `crate::scan`), writing (`crate::report`).
 
 use std::io::{self, BufWriter, IsTerminal, StdoutLock, Write};
 use std::path::PathBuf;
@@ -20,9 +20,6 @@ use std::time::Instant;
 use clap::Args;
 use rayon::prelude::*;
 
-use crate::check::bom::BomPolicy;
-use crate::check::engine::{Engine, Settings};
-use crate::check::findings::{Failure, Finding};
 use crate::commands::exit::{warn, INVALID, TROUBLE, VALID};
 use crate::inputs::walk::{Item, Walk};
 use crate::read::reading::{Outcome, Reading};
@@ -31,6 +28,9 @@ use crate::report::color::{paint, ColorWhen, Palette};
 use crate::report::finding::{Format, Reporter};
 use crate::report::progress::Progress;
 use crate::report::summary::{self, Totals};
+use crate::scan::bom::BomPolicy;
+use crate::scan::engine::{Engine, Settings};
+use crate::scan::findings::{Failure, Finding};
 
 /// Inputs checked in parallel before their findings are written.
 const BATCH: usize = 256;

@@ -9,7 +9,7 @@ use std::io::{self, Write};
 
 use vutf8::Backend;
 
-use crate::check::engine::Engine;
+use crate::scan::engine::Engine;
 
 /// The CPU features that matter to UTF-8 validation on this architecture, and whether each
 /// is present.

@@ -35,13 +35,13 @@ use clap::Args;
 use vutf8::records::{Framing, Policy, DEFAULT_MAX_RECORD};
 use vutf8::Repairer;
 
-use crate::check::bom::BomPolicy;
-use crate::check::findings::Failure;
 use crate::commands::exit::{warn, INVALID, TROUBLE, VALID};
 use crate::commands::repair_lines::{self, signature_note, Lines, NAMED_TOO_LONG};
 use crate::read::follow::{self, Follow};
 use crate::read::waiting::{is_wait, Waiting};
 use crate::report::repair::{self as report, Counts, Output, Traffic};
+use crate::scan::bom::BomPolicy;
+use crate::scan::findings::Failure;
 
 /// Options of `vutf8 repair`.
 #[derive(Debug, Args)]

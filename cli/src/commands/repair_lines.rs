@@ -7,7 +7,7 @@
 //! ([`crate::report::repair::Record`]). Memory: the cap plus one read, whatever the input.
 //!
 //! The first error of an invalid line is the check mode's: found with what ended the line
-//! ([`crate::check::findings::first_error`]), so that `caf\xE9\n` is "cut short after
+//! ([`crate::scan::findings::first_error`]), so that `caf\xE9\n` is "cut short after
 //! 1 byte" in both, and written by the check mode's reporter for `strict`.
 //!
 //! A line longer than the cap is left out, as `tokio_util`'s `LinesCodec` does, and
@@ -24,14 +24,14 @@ use std::io::{self, Read};
 
 use vutf8::records::{Frame, Framing, Policy, StreamRecord};
 
-use crate::check::bom::BomPolicy;
-use crate::check::findings::{first_error, Failure, Finding};
 use crate::commands::exit::warn;
 use crate::read::follow::stop_requested;
 use crate::read::waiting::is_wait;
 use crate::report::color::Palette;
 use crate::report::finding::{Format, Reporter};
 use crate::report::repair::{base64, Counts, Outcome, Output, Record, RecordError};
+use crate::scan::bom::BomPolicy;
+use crate::scan::findings::{first_error, Failure, Finding};
 
 /// How many lines over the cap are named on stderr, one line each; the others are only
 /// counted, and summed up at the end (`--max-line 200` on a real log would otherwise

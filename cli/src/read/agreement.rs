@@ -7,11 +7,11 @@ mod tests {
 
     use vutf8::{Backend, Utf8Error};
 
-    use crate::check::bom::BomPolicy;
-    use crate::check::engine::{Engine, Settings};
-    use crate::check::findings::{Emit, Failure, Finding, Problem, Scanned};
     use crate::read::slicing::scan_slice;
     use crate::read::streams::scan_stream;
+    use crate::scan::bom::BomPolicy;
+    use crate::scan::engine::{Engine, Settings};
+    use crate::scan::findings::{Emit, Failure, Finding, Problem, Scanned};
 
     /// A finding as plain values: offset, line, column, error, bytes shown.
     type Plain = (u64, u64, u64, Utf8Error, Vec<u8>);

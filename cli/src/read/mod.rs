@@ -5,8 +5,8 @@
 //! a growing file followed as `tail -F` does ([`follow`]).
 //!
 //! Imports only the layers below: the inputs (`inputs/`) and the check engine
-//! ([`crate::check`]), whose [`crate::check::findings::Emit`] and
-//! [`crate::check::findings::Meter`] are the only way out, so this layer never knows how
+//! ([`crate::scan`]), whose [`crate::scan::findings::Emit`] and
+//! [`crate::scan::findings::Meter`] are the only way out, so this layer never knows how
 //! a finding is written or how progress is shown. The commands (`commands/`) call
 //! [`reading::Reading::check`] next.
 

@@ -34,10 +34,10 @@ use std::io::Read;
 
 use memmap2::{Mmap, MmapOptions};
 
-use crate::check::engine::Settings;
-use crate::check::findings::{Emit, Failure, Meter, Scanned};
 use crate::inputs::walk::Item;
 use crate::read::{slicing, streams};
+use crate::scan::engine::Settings;
+use crate::scan::findings::{Emit, Failure, Meter, Scanned};
 
 /// How many bytes at the start of a walked file are looked at for a NUL byte.
 pub const SNIFF: usize = 8192;

@@ -25,7 +25,7 @@
 //! order by the library's [`vutf8::errors`] (every error, resuming after each maximal
 //! subpart), so the report is in file order and needs no memory per error.
 //!
-//! Line and column ([`crate::check::position`]) are counted only up to each error found,
+//! Line and column ([`crate::scan::position`]) are counted only up to each error found,
 //! and only when asked for.
 //!
 //! [`crate::read::reading`] calls [`scan_slice`] on a mapped file; `vutf8 bench` times
@@ -35,10 +35,10 @@ use rayon::prelude::*;
 use vutf8::grammar::floor_boundary;
 use vutf8::Utf8Error;
 
-use crate::check::bom::{self, BomPolicy};
-use crate::check::engine::{Engine, Settings};
-use crate::check::findings::{Emit, Failure, Finding, Meter, Scanned};
-use crate::check::position::{self, Position};
+use crate::scan::bom::{self, BomPolicy};
+use crate::scan::engine::{Engine, Settings};
+use crate::scan::findings::{Emit, Failure, Finding, Meter, Scanned};
+use crate::scan::position::{self, Position};
 
 /// The smallest chunk the scanners accept: a cut needs a few bytes to back up.
 pub const MIN_CHUNK: usize = 16;

@@ -8,8 +8,8 @@
 //! sequence, or an ill-formed one whose kind depends on what follows). This module adds
 //! what a report needs around it:
 //!
-//! - the signature at the start ([`crate::check::bom`]);
-//! - line and column ([`crate::check::position`]), when asked for: every buffer is counted
+//! - the signature at the start ([`crate::scan::bom`]);
+//! - line and column ([`crate::scan::position`]), when asked for: every buffer is counted
 //!   before it is reused, up to the bytes the scanner holds back, which are kept (3 bytes
 //!   at most) and counted with the next buffer, since an error may still start in them;
 //! - the bytes each error is made of, which may start in those held-back bytes;
@@ -25,11 +25,11 @@ use std::io::{self, Read};
 
 use vutf8::{ErrorScanner, Utf8Error, UTF8_BOM};
 
-use crate::check::bom;
-use crate::check::engine::Settings;
-use crate::check::findings::{Emit, Failure, Finding, Meter, Scanned};
-use crate::check::position::{self, Position};
 use crate::read::slicing::MIN_CHUNK;
+use crate::scan::bom;
+use crate::scan::engine::Settings;
+use crate::scan::findings::{Emit, Failure, Finding, Meter, Scanned};
+use crate::scan::position::{self, Position};
 
 /// Scans a stream read into a buffer of `settings.chunk` bytes (fewer when the caller
 /// knows the input is smaller: `size_hint`).

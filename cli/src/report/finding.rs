@@ -2,7 +2,7 @@
 //! invalid input ([`Format`], [`Reporter`]).
 //!
 //! A finding reads `PATH:LINE:COLUMN: byte OFFSET: REASON (bytes: C0 AF)`, with line and
-//! column from 1 ([`crate::check::position`]), the offset from 0, and the reason in words.
+//! column from 1 ([`crate::scan::position`]), the offset from 0, and the reason in words.
 //! The totals at the end are in [`crate::report::summary`].
 
 use std::fmt::Write as _;
@@ -10,8 +10,8 @@ use std::io::{self, Write};
 
 use vutf8::{ErrorKind, Utf8Error};
 
-use crate::check::findings::{Finding, Problem};
 use crate::report::color::{paint, Palette};
+use crate::scan::findings::{Finding, Problem};
 
 /// How findings are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

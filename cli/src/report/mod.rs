@@ -3,9 +3,9 @@
 //! bar on stderr ([`progress`]), and what `vutf8 repair` writes ([`repair`]: its output,
 //! JSON records and summaries).
 //!
-//! Imports only the check engine ([`crate::check`]): it writes findings, never reads an
+//! Imports only the check engine ([`crate::scan`]): it writes findings, never reads an
 //! input, and the read layer (`read/`) never names its types (the bar is moved through
-//! [`crate::check::findings::Meter`]). The commands (`commands/`) put reading and
+//! [`crate::scan::findings::Meter`]). The commands (`commands/`) put reading and
 //! reporting together.
 
 pub mod color;

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::check::findings::Meter;
+use crate::scan::findings::Meter;
 
 /// The amount of work that earns a progress bar.
 pub const LARGE: u64 = 256 << 20;

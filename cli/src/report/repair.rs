@@ -13,8 +13,8 @@ use std::io::{self, BufWriter, Write};
 use base64::Engine as _;
 use serde::Serialize;
 
-use crate::check::findings::{Failure, Finding, Problem};
 use crate::report::finding::{hex, kind_name, reason};
+use crate::scan::findings::{Failure, Finding, Problem};
 
 /// The output of `vutf8 repair`: buffered, with the bytes the OS took counted, so that a
 /// summary never claims bytes that a closed pipe refused. Its errors are

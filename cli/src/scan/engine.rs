@@ -1,12 +1,12 @@
 //! Which validator runs ([`Engine`]) and how a scan goes ([`Settings`]).
 //!
 //! The scanners that take these settings are in the read layer (`read/`); what they
-//! produce is in [`crate::check::findings`].
+//! produce is in [`crate::scan::findings`].
 
 use vutf8::{Backend, Utf8Error};
 
-use crate::check::bom::BomPolicy;
-use crate::check::position;
+use crate::scan::bom::BomPolicy;
+use crate::scan::position;
 
 /// Which validator runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +92,6 @@ pub struct Settings {
     pub chunk: usize,
     /// Count the characters of valid inputs.
     pub count: bool,
-    /// What a leading UTF-8 signature `EF BB BF` is ([`crate::check::bom`]).
+    /// What a leading UTF-8 signature `EF BB BF` is ([`crate::scan::bom`]).
     pub bom: BomPolicy,
 }

@@ -10,7 +10,7 @@ use std::io;
 
 use vutf8::{Utf8Error, UTF8_BOM};
 
-use crate::check::position::Position;
+use crate::scan::position::Position;
 
 /// What is wrong.
 #[derive(Clone, Copy, Debug)]
@@ -29,7 +29,7 @@ pub struct Finding {
     pub offset: u64,
     /// 1-based line (0 if positions were not tracked).
     pub line: u64,
-    /// 1-based column (0 if positions were not tracked); see [`crate::check::position`].
+    /// 1-based column (0 if positions were not tracked); see [`crate::scan::position`].
     pub column: u64,
     /// What is wrong there.
     pub problem: Problem,

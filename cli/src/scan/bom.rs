@@ -12,7 +12,7 @@
 use clap::ValueEnum;
 use vutf8::UTF8_BOM;
 
-use crate::check::findings::{Emit, Failure, Finding};
+use crate::scan::findings::{Emit, Failure, Finding};
 
 /// What to do with a leading UTF-8 signature `EF BB BF`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -15,7 +15,7 @@
 //! speed, and on large stretches on all cores. Nothing is counted for a file that turns out
 //! valid, except on a stream, where the bytes are gone once checked.
 //!
-//! A position travels in a [`crate::check::findings::Finding`]; the scanners of the read
+//! A position travels in a [`crate::scan::findings::Finding`]; the scanners of the read
 //! layer (`read/`) feed it.
 
 use rayon::prelude::*;
