@@ -15,7 +15,10 @@
 //! each round takes the sizes in a shuffled order of its own ([`shuffled`]), and the table
 //! gives the median of the rounds. No code validates a message twice, so no
 //! branch predictor learns it (one prefix validated again and again is learnt, and flatters
-//! whatever branches most). The kinds with `invalid` in their name have one byte of each
+//! whatever branches most); with `--learnt` each kind is swept a second time that way, one
+//! message per size and round validated again and again (a pass not timed first), as the
+//! benchmarks others publish time it, its summary and CSV rows marked `learnt`
+//! (docs/PERFORMANCE.md#method-unseen). The kinds with `invalid` in their name have one byte of each
 //! message replaced (`0xFF` or a stray continuation byte, at a random place): every
 //! contender must say no.
 //!
@@ -37,7 +40,8 @@
 //! docs/PERFORMANCE.md#method-sweep); `--min N`, `--max N`, `--step N` (the sizes: default
 //! every size from 1 to 4160); `--kinds fr,zh` (default all: `fr`, `en-html`, `ru`, `zh`,
 //! `fr-invalid`); `--backend NAME` (vutf8 through `Backend::is_valid` on that backend instead
-//! of the public `is_valid`); `--no-plot`; `--dir DIR` (the corpus, default
+//! of the public `is_valid`); `--learnt` (also each kind learnt, above; not plotted);
+//! `--no-plot`; `--dir DIR` (the corpus, default
 //! `target/real-corpus`); `--csv FILE` (where the samples go, default
 //! `target/sweep/<build>.csv`; relative paths from the workspace's root, as for `--dir`). On
 //! a machine of many cores, `scripts/sweep-cores.sh` runs one process per kind and build at
@@ -195,6 +199,19 @@ struct Options {
     plot: bool,
     dir: PathBuf,
     csv: Option<PathBuf>,
+    /// Also the same message again and again ([`Way::Learnt`]), after each kind's sweep.
+    learnt: bool,
+}
+
+/// How a sweep's messages are met: each once (what a program does, and what the sweep
+/// judges on), or one message again and again (what the benchmarks others publish time,
+/// where the branch predictor has learnt the message).
+#[derive(Clone, Copy, PartialEq)]
+enum Way {
+    /// Every message of a pass is a different one ([`Messages::new`]).
+    SeenOnce,
+    /// A pass validates one message as many times as [`Way::SeenOnce`] has messages.
+    Learnt,
 }
 
 fn options() -> Options {
@@ -207,6 +224,7 @@ fn options() -> Options {
         plot: true,
         dir: Path::new(support::WORKSPACE).join("target/real-corpus"),
         csv: None,
+        learnt: false,
     };
     let mut args = std::env::args().skip(1);
     let number = |v: Option<String>, what: &str| -> usize {
@@ -220,6 +238,7 @@ fn options() -> Options {
             "--max" => o.max = number(args.next(), "--max"),
             "--step" => o.step = number(args.next(), "--step").max(1),
             "--no-plot" => o.plot = false,
+            "--learnt" => o.learnt = true,
             "--dir" => o.dir = Path::new(support::WORKSPACE).join(args.next().expect("--dir DIR")),
             "--csv" => {
                 o.csv = Some(Path::new(support::WORKSPACE).join(args.next().expect("--csv FILE")))
@@ -288,15 +307,18 @@ struct Messages {
 }
 
 impl Messages {
-    fn new(text: &[u8], size: usize, invalid: bool, rng: &mut Rng) -> Messages {
+    fn new(text: &[u8], size: usize, invalid: bool, way: Way, rng: &mut Rng) -> Messages {
         let count = (ARENA / size).clamp(MIN_MESSAGES, MAX_MESSAGES);
+        // Learnt: the one message made, at as many places in the pass as there would be
+        // messages.
+        let made = if way == Way::Learnt { 1 } else { count };
         let mut arena = Vec::with_capacity(count * (size + 64) + 64);
         // The arena's own start on a 64-byte boundary, so that the gaps below decide each
         // message's address modulo 64.
         let pad = (64 - arena.as_ptr() as usize % 64) % 64;
         arena.resize(pad, 0);
         let mut spans = Vec::with_capacity(count);
-        for _ in 0..count {
+        for _ in 0..made {
             let gap = rng.below(64);
             arena.resize(arena.len() + gap, b' ');
             let start = arena.len();
@@ -312,6 +334,7 @@ impl Messages {
             }
             spans.push((start, start + size));
         }
+        spans.resize(count, spans[0]);
         Messages { arena, spans }
     }
 }
@@ -378,7 +401,7 @@ struct Row {
 /// outer loop, so that the samples of one size are minutes apart: a burst of noise from
 /// elsewhere on the machine then spoils one sample of a size, not all of them. Each round
 /// takes the sizes in an order of its own ([`shuffled`]).
-fn sweep(kind: &Kind, text: &[u8], o: &Options) -> Vec<Row> {
+fn sweep(kind: &Kind, way: Way, text: &[u8], o: &Options) -> Vec<Row> {
     let sizes: Vec<usize> = (o.min..=o.max).step_by(o.step).collect();
     let mut samples = vec![vec![Vec::with_capacity(o.rounds); CONTENDERS.len()]; sizes.len()];
     for round in 0..o.rounds {
@@ -388,9 +411,9 @@ fn sweep(kind: &Kind, text: &[u8], o: &Options) -> Vec<Row> {
                 // The messages, made just before the contender's pass (so each finds them
                 // in the same caches), from the seed of the size, round and group.
                 let mut rng = Rng::new(seed(size, round, i, kind.invalid));
-                let m = Messages::new(text, size, kind.invalid, &mut rng);
+                let m = Messages::new(text, size, kind.invalid, way, &mut rng);
                 let c = &CONTENDERS[i];
-                let (ns, valid) = match i {
+                let run = || match i {
                     VUTF8 if peers::is_forced() => pass(peers::vutf8_is_valid as Pointer, &m),
                     FROM_UTF8 if peers::is_forced() => {
                         pass(peers::vutf8_from_utf8_ok as Pointer, &m)
@@ -402,6 +425,12 @@ fn sweep(kind: &Kind, text: &[u8], o: &Options) -> Vec<Row> {
                         None => pass(c.f, &m),
                     },
                 };
+                if way == Way::Learnt {
+                    // A pass not timed first, so that the timed one is all learnt (at 4
+                    // KiB a pass is 64 calls, and the first few would still be learning).
+                    run();
+                }
+                let (ns, valid) = run();
                 let want = if kind.invalid { 0 } else { m.spans.len() };
                 assert_eq!(valid, want, "{} on {} at {size} B", c.name, kind.name);
                 per_size[i].push(ns);
@@ -497,8 +526,8 @@ fn cliffs(rows: &[Row]) -> Vec<(usize, usize, f64)> {
     out
 }
 
-fn report(kind: &Kind, rows: &[Row]) {
-    println!("\n### {}\n", kind.name);
+fn report(kind: &Kind, way: Way, rows: &[Row]) {
+    println!("\n### {}\n", heading(kind, way));
     let names: Vec<&str> = CONTENDERS.iter().map(|c| c.name).collect();
     println!(
         "| size | {} | vutf8 ÷ fastest peer |",
@@ -586,6 +615,14 @@ fn report(kind: &Kind, rows: &[Row]) {
     }
 }
 
+/// A kind's name, and how its messages were met where they were learnt.
+fn heading(kind: &Kind, way: Way) -> String {
+    match way {
+        Way::SeenOnce => kind.name.to_string(),
+        Way::Learnt => format!("{}, learnt (one message again and again)", kind.name),
+    }
+}
+
 /// `1-3, 7, 9-12`.
 fn ranges(xs: &[usize]) -> String {
     let mut out: Vec<String> = Vec::new();
@@ -616,16 +653,20 @@ fn build_name() -> String {
     }
 }
 
-fn write_csv(path: &Path, kinds: &[&Kind], all: &[Vec<Row>]) {
+fn write_csv(path: &Path, all: &[(&Kind, Way, Vec<Row>)]) {
     let mut s = String::from("kind,size");
     for c in CONTENDERS {
         s += &format!(",{}", c.name);
     }
     s.push('\n');
-    for (kind, rows) in kinds.iter().zip(all) {
+    for (kind, way, rows) in all {
+        let name = match way {
+            Way::SeenOnce => kind.name.to_string(),
+            Way::Learnt => format!("{}, learnt", kind.name),
+        };
         for row in rows {
             // Quoted: "French text, invalid" has a comma of its own.
-            s += &format!("\"{}\",{}", kind.name, row.size);
+            s += &format!("\"{name}\",{}", row.size);
             for t in &row.ns {
                 s += &format!(",{t:.3}");
             }
@@ -764,15 +805,20 @@ fn main() {
             std::process::exit(2);
         });
         assert!(std::str::from_utf8(&text).is_ok() && text.len() > 4 * o.max);
-        let rows = sweep(kind, &text, &o);
-        report(kind, &rows);
-        all.push(rows);
+        let rows = sweep(kind, Way::SeenOnce, &text, &o);
+        report(kind, Way::SeenOnce, &rows);
+        all.push((*kind, Way::SeenOnce, rows));
+        if o.learnt {
+            let rows = sweep(kind, Way::Learnt, &text, &o);
+            report(kind, Way::Learnt, &rows);
+            all.push((*kind, Way::Learnt, rows));
+        }
     }
     let csv = o
         .csv
         .clone()
         .unwrap_or_else(|| Path::new(support::WORKSPACE).join(format!("target/sweep/{build}.csv")));
-    write_csv(&csv, &o.kinds, &all);
+    write_csv(&csv, &all);
     println!("\nevery sample: {}", csv.display());
     if o.plot {
         let svg = Path::new(support::WORKSPACE).join(format!("docs/sweep-{build}.svg"));
@@ -782,7 +828,13 @@ fn main() {
             peers::cpu_model(),
             o.rounds
         );
-        match plot(&svg, &title, &o.kinds, &all) {
+        // The plot: the messages seen once, what the sweep judges on.
+        let seen: Vec<Vec<Row>> = all
+            .into_iter()
+            .filter(|(_, way, _)| *way == Way::SeenOnce)
+            .map(|(_, _, rows)| rows)
+            .collect();
+        match plot(&svg, &title, &o.kinds, &seen) {
             Ok(()) => println!("plot: {}", svg.display()),
             Err(e) => eprintln!("sweep: could not write the plot: {e}"),
         }
