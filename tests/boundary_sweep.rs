@@ -174,6 +174,10 @@ const _: () = assert!(
         && LARGE_GROUPS_FROM_512 < GROUP_BRANCHES_BELOW_512
 );
 
+/// Whether this build has the AVX2 backend (x86): then [`every_tier_is_swept`] asks for the
+/// tiers AVX2 alone takes, in the plan that sweeps them.
+const X86_BUILD: bool = cfg!(any(target_arch = "x86", target_arch = "x86_64"));
+
 /// Whether this build has the AVX-512 backends (x86 with the feature `avx512`): then
 /// [`every_tier_is_swept`] asks for the tiers they alone take, in the plan that sweeps them.
 const AVX512_BUILD: bool = cfg!(all(
@@ -189,6 +193,16 @@ fn avx512_runs() -> bool {
     Backend::Avx512.is_available()
 }
 
+/// Whether the sweeps take the lengths that only AVX2 takes differently (its groups after
+/// the first block, its groups from the first byte on 128-bit units, its unaligned medium
+/// path's end, its groups of `SMALL_GROUP` blocks: the edges and long lengths marked so in
+/// [`edges`] and [`long_lengths`]): where this CPU runs it. Under an emulator (aarch64,
+/// wasm32), where every call costs tens of times more, no backend under test has a tier
+/// there.
+fn avx2_runs() -> bool {
+    Backend::Avx2.is_available()
+}
+
 /// The long inputs: the longest of AVX2's aligned groups of `SMALL_GROUP` blocks
 /// (`SMALL_GROUPS_BELOW_256 - 1`: the most groups there) and the shortest of its groups of
 /// `MEDIUM_GROUP` after them, the longest of AVX-512's groups with a branch each
@@ -200,15 +214,12 @@ fn avx512_runs() -> bool {
 /// `MEDIUM_LONG_ERROR_TEST` groups, with a partial block after the groups. (The offsets
 /// of [`plan`] put errors in the first span, a middle one and the last, whose `from` the
 /// cold `locate` starts at.) AVX-512's two only with `avx512` (its tiers); each length
-/// once.
-fn long_lengths(avx512: bool) -> Vec<usize> {
-    let mut lengths = vec![
-        SMALL_GROUPS_BELOW_256 - 1,
-        SMALL_GROUPS_BELOW_256,
-        MASKED_BELOW - 1,
-        MEDIUM_BELOW,
-        MEDIUM_BELOW + 1,
-    ];
+/// once; AVX2's two only with `avx2`.
+fn long_lengths(avx512: bool, avx2: bool) -> Vec<usize> {
+    let mut lengths = vec![MASKED_BELOW - 1, MEDIUM_BELOW, MEDIUM_BELOW + 1];
+    if avx2 {
+        lengths.extend([SMALL_GROUPS_BELOW_256 - 1, SMALL_GROUPS_BELOW_256]);
+    }
     if avx512 {
         lengths.push(GROUP_BRANCHES_BELOW_512 - 1);
         lengths.push(MEDIUM_BELOW.max(BLOCK + MEDIUM_LONG_ERROR_TEST * GROUP) + BLOCK + 37);
@@ -219,7 +230,7 @@ fn long_lengths(avx512: bool) -> Vec<usize> {
 }
 /// The longest input swept.
 fn max_len() -> usize {
-    long_lengths(true)
+    long_lengths(true, true)
         .into_iter()
         .max()
         .unwrap_or(0)
@@ -248,15 +259,13 @@ const _: () = assert!(GROUPS_FROM_256 <= NO_REST_256 && NO_REST_256 + 3 < MEDIUM
 /// a long input reaches its first and second group), and AVX2's unaligned groups (a
 /// group more at each multiple of a group; on 128-bit units their first length, where
 /// they take a second group of `SMALL_GROUP` blocks; their last length, on 256-bit and on
-/// 128-bit units); with `avx512`, [`avx512_edges`] too. Lengths within 3 bytes of each are
-/// swept.
-fn edges(avx512: bool) -> Vec<usize> {
+/// 128-bit units: those only with `avx2`); with `avx512`, [`avx512_edges`] too. Lengths
+/// within 3 bytes of each are swept.
+fn edges(avx512: bool, avx2: bool) -> Vec<usize> {
     let mut edges = vec![
         3 * BLOCK,
         ASCII_SKIP_BLOCKS * BLOCK,
         5 * BLOCK,
-        GROUPS_FROM_256,
-        NO_REST_256,
         SHORT_BELOW - 1,
         SHORT_BELOW,
         BLOCK + 2 * GROUP,
@@ -266,11 +275,17 @@ fn edges(avx512: bool) -> Vec<usize> {
         SECOND_GROUP,
         SECOND_GROUP + BLOCK,
         3 * GROUP,
-        MEDIUM_UNALIGNED_BELOW,
-        GROUPS_FROM_UNITS_128,
-        GROUPS_FROM_UNITS_128 + SMALL_GROUP * BLOCK,
-        MEDIUM_UNALIGNED_BELOW_UNITS_128,
     ];
+    if avx2 {
+        edges.extend([
+            GROUPS_FROM_256,
+            NO_REST_256,
+            MEDIUM_UNALIGNED_BELOW,
+            GROUPS_FROM_UNITS_128,
+            GROUPS_FROM_UNITS_128 + SMALL_GROUP * BLOCK,
+            MEDIUM_UNALIGNED_BELOW_UNITS_128,
+        ]);
+    }
     if avx512 {
         edges.extend(avx512_edges());
     }
@@ -322,15 +337,15 @@ fn sampled_offset(len: usize, o: usize) -> bool {
 ///   the sampled offsets, and the long lengths with the offsets within 1 byte of a block
 ///   boundary in the three stretches.
 ///
-/// With `avx512`, the edges and long lengths of the AVX-512 tiers too.
-fn plan(avx512: bool) -> Plan {
+/// With `avx512`, the edges and long lengths of the AVX-512 tiers too; with `avx2`, AVX2's.
+fn plan(avx512: bool, avx2: bool) -> Plan {
     let (all_up_to, near, stride, sampled) = match common::tier() {
         Tier::Sample => (ALL_UP_TO, 3, Some(37), true),
         Tier::Full => (FIRST_GROUP + BLOCK + 3, 3, None, false),
         Tier::Reduced => (2 * BLOCK + 4, 1, None, true),
     };
     let mut lengths: Vec<usize> = (0..=all_up_to).collect();
-    for e in edges(avx512) {
+    for e in edges(avx512, avx2) {
         lengths.extend(e - near..=e + near);
     }
     if let Some(stride) = stride {
@@ -347,7 +362,7 @@ fn plan(avx512: bool) -> Plan {
             (len, offsets)
         })
         .collect();
-    for len in long_lengths(avx512) {
+    for len in long_lengths(avx512, avx2) {
         let middle = len / 2 - GROUP..len / 2 + GROUP;
         let offsets = (0..=len)
             .filter(|&o| {
@@ -582,7 +597,7 @@ fn sweep(pattern: &Pattern, plan: &Plan, backends: &[Backend], place: usize) -> 
 #[test]
 fn every_error_class_at_every_offset_and_length() {
     let backends = common::backends();
-    let plan = plan(avx512_runs());
+    let plan = plan(avx512_runs(), avx2_runs());
     let (inputs, checks) = (AtomicU64::new(0), AtomicU64::new(0));
     let next = AtomicUsize::new(0);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -611,9 +626,10 @@ fn every_error_class_at_every_offset_and_length() {
     }
     let (inputs, checks) = (inputs.into_inner(), checks.into_inner());
     eprintln!(
-        "boundary sweep: {} lengths (AVX-512's: {}), {} patterns, {inputs} inputs, {checks} checks ({} backends), {:.1?}",
+        "boundary sweep: {} lengths (AVX-512's: {}; AVX2's: {}), {} patterns, {inputs} inputs, {checks} checks ({} backends), {:.1?}",
         plan.len(),
         if avx512_runs() { "swept" } else { "not run here" },
+        if avx2_runs() { "swept" } else { "not run here" },
         PATTERNS.len(),
         backends.len(),
         start.elapsed()
@@ -626,7 +642,7 @@ fn valid_inputs_of_every_length_after_every_prefix() {
     // The same shapes without an error: nothing may be reported.
     let backends = common::backends();
     let mut cases = 0;
-    for (len, offsets) in plan(avx512_runs()) {
+    for (len, offsets) in plan(avx512_runs(), avx2_runs()) {
         for w in 0..PREFIXES.len() {
             for m in [false, true] {
                 for o in offsets.iter().copied().step_by(7).chain([len]) {
@@ -905,9 +921,13 @@ fn every_tier_is_swept() {
             |len, o| len >= MASKED_BELOW && o + BLOCK > len,
         ),
     ];
-    let plan = plan(AVX512_BUILD);
+    let plan = plan(AVX512_BUILD, X86_BUILD);
     let avx512_tiers = if AVX512_BUILD { avx512_tiers } else { &[] };
-    for (tier, reaches) in tiers.iter().chain(avx512_tiers) {
+    // The tiers named for AVX2 are asked for where the build has it (x86).
+    let tiers = tiers
+        .iter()
+        .filter(|(tier, _)| X86_BUILD || !tier.contains("AVX2"));
+    for (tier, reaches) in tiers.chain(avx512_tiers) {
         assert!(
             plan.iter()
                 .any(|(len, offsets)| offsets.iter().any(|&o| reaches(*len, o))),
@@ -918,7 +938,7 @@ fn every_tier_is_swept() {
     for (len, offsets) in plan.iter().filter(|(len, _)| *len <= 2 * BLOCK + 4) {
         assert_eq!(offsets.len(), len + 1, "every offset of length {len}");
     }
-    for e in edges(AVX512_BUILD) {
+    for e in edges(AVX512_BUILD, X86_BUILD) {
         assert!(plan.iter().any(|(len, _)| *len == e), "edge {e} swept");
     }
 }
