@@ -312,7 +312,7 @@ impl Messages {
         // Learnt: the one message made, at as many places in the pass as there would be
         // messages.
         let made = if way == Way::Learnt { 1 } else { count };
-        let mut arena = Vec::with_capacity(count * (size + 64) + 64);
+        let mut arena = Vec::with_capacity(made * (size + 64) + 64);
         // The arena's own start on a 64-byte boundary, so that the gaps below decide each
         // message's address modulo 64.
         let pad = (64 - arena.as_ptr() as usize % 64) % 64;
@@ -615,11 +615,19 @@ fn report(kind: &Kind, way: Way, rows: &[Row]) {
     }
 }
 
-/// A kind's name, and how its messages were met where they were learnt.
-fn heading(kind: &Kind, way: Way) -> String {
+/// A kind's name, marked `learnt` where its messages were (the CSV's `kind` column).
+fn kind_name(kind: &Kind, way: Way) -> String {
     match way {
         Way::SeenOnce => kind.name.to_string(),
-        Way::Learnt => format!("{}, learnt (one message again and again)", kind.name),
+        Way::Learnt => format!("{}, learnt", kind.name),
+    }
+}
+
+/// A kind's heading in the report: its [`kind_name`], and what `learnt` means.
+fn heading(kind: &Kind, way: Way) -> String {
+    match way {
+        Way::SeenOnce => kind_name(kind, way),
+        Way::Learnt => format!("{} (one message again and again)", kind_name(kind, way)),
     }
 }
 
@@ -660,10 +668,7 @@ fn write_csv(path: &Path, all: &[(&Kind, Way, Vec<Row>)]) {
     }
     s.push('\n');
     for (kind, way, rows) in all {
-        let name = match way {
-            Way::SeenOnce => kind.name.to_string(),
-            Way::Learnt => format!("{}, learnt", kind.name),
-        };
+        let name = kind_name(kind, *way);
         for row in rows {
             // Quoted: "French text, invalid" has a comma of its own.
             s += &format!("\"{name}\",{}", row.size);
