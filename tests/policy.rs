@@ -222,6 +222,67 @@ fn every_policy_equals_its_reference_on_damaged_logs() {
     }
 }
 
+/// Records many blocks long, damaged densely (every byte junk, every byte `FF`, text with a
+/// bad byte every few bytes, parts of 1 to 3 bytes side by side), every length around the
+/// block boundaries: the parts of a block in the middle of a record are written a block at
+/// a time, those near its end one by one.
+#[test]
+fn policies_by_parts_equal_their_references_on_long_dense_records() {
+    use vutf8::tiers::BLOCK;
+    let mut rng = Rng::new(17);
+    // Bytes that start parts of each length: 1 (FF, 80, C0), 2 (E2 82, F0 9F), 3 (F0 9F 98).
+    let parts: [&[u8]; 7] = [
+        b"\xFF",
+        b"\x80",
+        b"\xC0",
+        b"\xE2\x82",
+        b"\xF0\x9F",
+        b"\xF0\x9F\x98",
+        b"\xED\xA0",
+    ];
+    let mut cases = 0;
+    for blocks in 1..=6 {
+        for len in [
+            blocks * BLOCK - 1,
+            blocks * BLOCK,
+            blocks * BLOCK + 1,
+            blocks * BLOCK + 3,
+        ] {
+            let junk: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
+            let ff = vec![0xFF; len];
+            let mut text = generate(Script::ALL[blocks % Script::ALL.len()], len, blocks as u64);
+            let mut i = 0;
+            while i < text.len() {
+                text[i] = 0xE9;
+                i += 1 + rng.below(12);
+            }
+            let mut mixed = Vec::with_capacity(len + 3);
+            while mixed.len() < len {
+                match rng.below(3) {
+                    0 => mixed.extend_from_slice(parts[rng.below(parts.len())]),
+                    1 => mixed.extend_from_slice("é€😀".as_bytes()),
+                    _ => mixed.push(b'a'),
+                }
+            }
+            mixed.truncate(len);
+            for input in [&junk, &ff, &text, &mixed] {
+                let by_parts = ["replace", "escape", "utf8-or-windows-1252"];
+                for &policy in Policy::ALL.iter().filter(|p| by_parts.contains(&p.name())) {
+                    let mut out = String::from("> ");
+                    policy.append_text(input, &mut out);
+                    let want = reference(policy, input).expect("these policies keep every record");
+                    assert!(
+                        out.strip_prefix("> ") == Some(&want[..]),
+                        "{policy}, {len} bytes: {input:02X?}"
+                    );
+                    cases += 1;
+                }
+            }
+        }
+    }
+    assert!(cases >= 6 * 4 * 4 * 2, "{cases}");
+}
+
 #[test]
 fn strict_names_the_record_and_the_byte() {
     let log = b"fine\r\nstill fine\nbad \xC0\xAF here\nand \xED\xA0\x80\n";

@@ -220,6 +220,56 @@ pub(crate) trait OnSpan {
             self.span(at, Some(1));
         }
     }
+
+    /// The ill-formed parts of the whole block at `base` (`p`), which ends at least
+    /// [`BLOCKS_AFTER`] blocks before the input does: none of its parts is one that the end
+    /// leaves open, and a writer may read a block's worth of bytes past any of them.
+    #[inline(always)]
+    fn block(&mut self, base: usize, p: BlockParts) {
+        walk_block(self, base, p, None);
+    }
+}
+
+/// [`OnSpan::block`] is called for a block that ends at least this many blocks before the
+/// input does (the others' parts are told one by one, the last one checked for a sequence
+/// the end leaves open).
+pub(crate) const BLOCKS_AFTER: usize = 2;
+
+/// Tells `f` of the ill-formed parts of the block at `base` (`p`) one by one, runs of parts
+/// of one byte together. With `near_end`, the input (whose end may lie in the block or a
+/// few bytes after it): a part that ends where the input does is decoded, as it may be a
+/// sequence the end leaves open.
+#[inline(always)]
+fn walk_block<S: OnSpan + ?Sized>(f: &mut S, base: usize, p: BlockParts, near_end: Option<&[u8]>) {
+    let last_bit = match near_end {
+        Some(bytes) => {
+            let last = (bytes.len() - 1).wrapping_sub(base);
+            if last < BLOCK {
+                1u64 << last
+            } else {
+                0
+            }
+        }
+        None => 0,
+    };
+    let ones = p.starts & !p.two & !p.three & !last_bit;
+    let mut starts = p.starts;
+    while starts != 0 {
+        let i = starts.trailing_zeros();
+        let at = base + i as usize;
+        let run = (!(ones >> i)).trailing_zeros();
+        if run > 1 {
+            f.one_byte_errors(at, run as usize);
+            starts &= !((u64::MAX >> (64 - run)) << i);
+            continue;
+        }
+        starts &= starts - 1;
+        let n = p.len_at(i);
+        match near_end {
+            Some(bytes) if at + n == bytes.len() => f.span(at, decode_at(bytes, at).error_len()),
+            _ => f.span(at, Some(n)),
+        }
+    }
 }
 
 impl<F: FnMut(usize, Option<usize>)> OnSpan for F {
@@ -265,30 +315,12 @@ pub(crate) fn for_each_span<S: OnSpan>(bytes: &[u8], mut pos: usize, dense: bool
             let found = crate::arch::subparts(bytes, pos, carry);
             let mut any = 0;
             for (k, p) in found.parts[..found.blocks].iter().enumerate() {
-                let mut starts = p.starts;
-                any |= starts;
-                // The parts of one byte (not the last byte of the input, which may be a
-                // sequence it leaves open): runs of them go out together.
-                let last = (len - 1).wrapping_sub(pos + k * BLOCK);
-                let last_bit = if last < BLOCK { 1u64 << last } else { 0 };
-                let ones = p.starts & !p.two & !p.three & !last_bit;
-                while starts != 0 {
-                    let i = starts.trailing_zeros();
-                    let at = pos + k * BLOCK + i as usize;
-                    let run = (!(ones >> i)).trailing_zeros();
-                    if run > 1 {
-                        f.one_byte_errors(at, run as usize);
-                        starts &= !((u64::MAX >> (64 - run)) << i);
-                        continue;
-                    }
-                    starts &= starts - 1;
-                    let n = p.len_at(i);
-                    if at + n == len {
-                        // It may be a sequence the end leaves open.
-                        f.span(at, decode_at(bytes, at).error_len());
-                    } else {
-                        f.span(at, Some(n));
-                    }
+                any |= p.starts;
+                let base = pos + k * BLOCK;
+                if base + (1 + BLOCKS_AFTER) * BLOCK <= len {
+                    f.block(base, *p);
+                } else {
+                    walk_block(&mut f, base, *p, Some(bytes));
                 }
             }
             pos += found.blocks * BLOCK;

@@ -13,8 +13,10 @@
 //! sequence split across chunks, and the output on a sequence of chunks equals
 //! [`from_utf8_lossy`] on their concatenation.
 
-use crate::damaged::every_error::{ErrorScanner, OnSpan};
+use crate::arch::portable::BlockParts;
+use crate::damaged::every_error::{ErrorScanner, OnSpan, BLOCKS_AFTER};
 use crate::reference::error::Utf8Error;
+use crate::tiers::BLOCK;
 use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -51,7 +53,41 @@ pub(crate) trait PartText {
             Self::part(out, b);
         }
     }
+
+    /// [`one_byte_parts`](PartText::one_byte_parts) for the block of `input` at `base`,
+    /// each byte of which is a part of one byte (binary junk, `FF FF FF`), in the middle of
+    /// the input as for [`part_at`](PartText::part_at), without a check of the room: the
+    /// caller made room for [`PART_ROOM`] bytes for each.
+    #[inline(always)]
+    fn one_byte_block(out: &mut Sink, input: &[u8], base: usize) {
+        for at in base..base + BLOCK {
+            Self::part_at(out, input, at, 1);
+        }
+    }
+
+    /// [`part`](PartText::part) for the ill-formed part `input[at..at + n]` in the middle of
+    /// a block ([`Repairs`]' `block`): `input[at..at + 3]` may be read, and [`PART_ROOM`]
+    /// bytes written after the text without a check of the room (made by the caller).
+    #[inline(always)]
+    fn part_at(out: &mut Sink, input: &[u8], at: usize, n: usize) {
+        Self::part(out, &input[at..at + n]);
+    }
 }
+
+/// The most bytes [`PartText::part_at`] writes after the text: 4 for each of the 3 bytes of
+/// a part.
+pub(crate) const PART_ROOM: usize = 12;
+
+/// U+FFFD once for each byte of a block.
+static REPLACEMENTS: [u8; 3 * BLOCK] = {
+    let mut t = [0u8; 3 * BLOCK];
+    let mut i = 0;
+    while i < 3 * BLOCK {
+        t[i] = [0xEF, 0xBF, 0xBD][i % 3];
+        i += 1;
+    }
+    t
+};
 
 /// Lossy decoding: one U+FFFD per ill-formed part.
 pub(crate) struct Replacement;
@@ -67,6 +103,18 @@ impl PartText for Replacement {
         for _ in bytes {
             out.replacement();
         }
+    }
+
+    #[inline(always)]
+    fn one_byte_block(out: &mut Sink, _input: &[u8], _base: usize) {
+        // SAFETY: the caller made room for `PART_ROOM` bytes for each byte of the block.
+        unsafe { out.put(&REPLACEMENTS) };
+    }
+
+    #[inline(always)]
+    fn part_at(out: &mut Sink, _input: &[u8], _at: usize, _n: usize) {
+        // SAFETY: the caller made room for `PART_ROOM >= 4` bytes.
+        unsafe { out.put4([0xEF, 0xBF, 0xBD, 0], 3) };
     }
 }
 
@@ -138,6 +186,44 @@ impl<P: PartText> OnSpan for Repairs<'_, '_, P> {
         self.out.run(self.input, self.valid_from, at);
         P::one_byte_parts(&mut self.out, &self.input[at..at + count]);
         self.valid_from = at + count;
+    }
+
+    /// A block in the middle of the input: each valid run (shorter than a block: it starts
+    /// in this block, or at most 3 bytes after the block before) copied by one copy of a
+    /// whole block's bytes, each part written by [`PartText::part_at`], the room for all of
+    /// it made once: no branch but the loop over the parts.
+    #[inline(always)]
+    fn block(&mut self, base: usize, p: BlockParts) {
+        debug_assert!(base + (1 + BLOCKS_AFTER) * BLOCK <= self.input.len());
+        debug_assert!((base..=base + 3).contains(&self.valid_from));
+        self.out
+            .room_for((BLOCK + 3) * PART_ROOM / 3 + BLOCK + PART_ROOM);
+        let mut from = self.valid_from;
+        if p.starts == u64::MAX && p.two | p.three == 0 {
+            // Every byte a part of its own (binary junk, `FF FF FF`).
+            P::one_byte_block(&mut self.out, self.input, base);
+            self.valid_from = base + BLOCK;
+            return;
+        }
+        let mut starts = p.starts;
+        while starts != 0 {
+            let i = starts.trailing_zeros();
+            starts &= starts - 1;
+            let at = base + i as usize;
+            let n = p.len_at(i);
+            // SAFETY: `from <= at < base + BLOCK`, and a block's bytes from `from` lie in
+            // the input (`BLOCKS_AFTER` blocks follow this one); room was made above for
+            // the runs and parts of a block (each byte written at most 4 bytes, a copy
+            // reaching `BLOCK` bytes past the text, a part `PART_ROOM`).
+            unsafe { self.out.short_run(self.input, from, at) };
+            P::part_at(&mut self.out, self.input, at, n);
+            from = at + n;
+        }
+        // The rest of the block (none if its last part reaches past it).
+        let to = from.max(base + BLOCK);
+        // SAFETY: as above, `to - from <= BLOCK`.
+        unsafe { self.out.short_run(self.input, from, to) };
+        self.valid_from = to;
     }
 }
 
@@ -232,6 +318,64 @@ impl<'v> Sink<'v> {
         } else {
             self.bytes(&input[from..to]);
         }
+    }
+
+    /// Makes room for `n` more bytes.
+    #[inline(always)]
+    pub(crate) fn room_for(&mut self, n: usize) {
+        if self.cap - self.len < n {
+            (self.ptr, self.cap) = grow(self.vec, self.len, self.len + n);
+        }
+    }
+
+    /// Appends `input[from..to]` (at most `BLOCK` bytes) by one copy of `BLOCK` bytes, the
+    /// length taking only the run's.
+    ///
+    /// # Safety
+    /// `to - from <= BLOCK`, `input[from..from + BLOCK]` exists, and there is room for
+    /// `BLOCK` more bytes.
+    #[inline(always)]
+    pub(crate) unsafe fn short_run(&mut self, input: &[u8], from: usize, to: usize) {
+        debug_assert!(from <= to && to - from <= BLOCK && from + BLOCK <= input.len());
+        debug_assert!(self.cap - self.len >= BLOCK);
+        // SAFETY: the caller's guarantees.
+        unsafe {
+            core::ptr::copy_nonoverlapping(input.as_ptr().add(from), self.ptr.add(self.len), BLOCK)
+        };
+        self.len += to - from;
+    }
+
+    /// Appends `bytes` without a check of the room.
+    ///
+    /// # Safety
+    /// There is room for `bytes`.
+    #[inline(always)]
+    pub(crate) unsafe fn put(&mut self, bytes: &[u8]) {
+        debug_assert!(self.cap - self.len >= bytes.len());
+        // SAFETY: the caller's guarantee; `bytes` is not in the buffer (it is borrowed
+        // while the buffer is written).
+        unsafe {
+            core::ptr::copy_nonoverlapping(bytes.as_ptr(), self.ptr.add(self.len), bytes.len())
+        };
+        self.len += bytes.len();
+    }
+
+    /// Appends the first `n` (at most 4) of `bytes` by one store of all 4, without a check
+    /// of the room.
+    ///
+    /// # Safety
+    /// There is room for 4 more bytes.
+    #[inline(always)]
+    pub(crate) unsafe fn put4(&mut self, bytes: [u8; 4], n: usize) {
+        debug_assert!(n <= 4 && self.cap - self.len >= 4);
+        // SAFETY: the caller's guarantee; the length takes only the first `n`.
+        unsafe {
+            self.ptr
+                .add(self.len)
+                .cast::<[u8; 4]>()
+                .write_unaligned(bytes)
+        };
+        self.len += n;
     }
 
     /// Appends the first `n` (at most 4) of `bytes`, by one store of all 4.

@@ -173,17 +173,31 @@ impl PartText for Escaped {
 
     #[inline(always)]
     fn one_byte_parts(out: &mut Sink, bytes: &[u8]) {
-        const HEX: &[u8; 16] = b"0123456789abcdef";
         for &b in bytes {
-            let hex = [
-                b'\\',
-                b'x',
-                HEX[usize::from(b >> 4)],
-                HEX[usize::from(b & 15)],
-            ];
-            out.four(hex, 4);
+            out.four(escape(b), 4);
         }
     }
+
+    /// Three stores, one for each byte a part can have, the length taking those of the part.
+    #[inline(always)]
+    fn part_at(out: &mut Sink, input: &[u8], at: usize, n: usize) {
+        for (j, &b) in input[at..at + 3].iter().enumerate() {
+            // SAFETY: the caller made room for `PART_ROOM` = 3 * 4 bytes.
+            unsafe { out.put4(escape(b), 4 * usize::from(j < n)) };
+        }
+    }
+}
+
+/// `\xNN` of `b`, lowercase.
+#[inline(always)]
+fn escape(b: u8) -> [u8; 4] {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    [
+        b'\\',
+        b'x',
+        HEX[usize::from(b >> 4)],
+        HEX[usize::from(b & 15)],
+    ]
 }
 
 /// [`Policy::Utf8OrWindows1252`]'s text of an ill-formed part: each byte decoded as
@@ -202,13 +216,47 @@ impl PartText for Windows1252Parts {
     fn one_byte_parts(out: &mut Sink, bytes: &[u8]) {
         for &b in bytes {
             // The bytes of an ill-formed part are never ASCII.
-            let c = WINDOWS_1252_HIGH[usize::from(b & 0x7F)];
-            let mut utf8 = [0u8; 4];
-            let n = c.encode_utf8(&mut utf8).len();
-            out.four(utf8, n);
+            let (utf8, n) = WINDOWS_1252_UTF8[usize::from(b & 0x7F)];
+            out.four(utf8, usize::from(n));
+        }
+    }
+
+    /// Three stores, one for each byte a part can have, the length taking those of the part.
+    #[inline(always)]
+    fn part_at(out: &mut Sink, input: &[u8], at: usize, n: usize) {
+        for (j, &b) in input[at..at + 3].iter().enumerate() {
+            let (utf8, len) = WINDOWS_1252_UTF8[usize::from(b & 0x7F)];
+            // SAFETY: the caller made room for `PART_ROOM` = 3 * 4 bytes.
+            unsafe { out.put4(utf8, usize::from(len) * usize::from(j < n)) };
         }
     }
 }
+
+/// [`WINDOWS_1252_HIGH`] in UTF-8: the bytes (then zeros) and how many. Every one of these
+/// characters is U+0080 or above (2 or 3 bytes).
+#[cfg(feature = "windows-1252")]
+static WINDOWS_1252_UTF8: [([u8; 4], u8); 128] = {
+    let mut t = [([0u8; 4], 0u8); 128];
+    let mut i = 0;
+    while i < 128 {
+        let c = WINDOWS_1252_HIGH[i] as u32;
+        t[i] = if c < 0x800 {
+            ([0xC0 | (c >> 6) as u8, 0x80 | (c & 0x3F) as u8, 0, 0], 2)
+        } else {
+            (
+                [
+                    0xE0 | (c >> 12) as u8,
+                    0x80 | ((c >> 6) & 0x3F) as u8,
+                    0x80 | (c & 0x3F) as u8,
+                    0,
+                ],
+                3,
+            )
+        };
+        i += 1;
+    }
+    t
+};
 
 /// The characters of the bytes `80..FF` in windows-1252, as the WHATWG Encoding Standard
 /// defines it (the five bytes it leaves undefined, `81`, `8D`, `8F`, `90`, `9D`, map to the

@@ -80,19 +80,30 @@ struct Consts<V> {
 }
 
 impl<V: Vector> Consts<V> {
-    /// The masks of the `BLOCK` bytes at `ptr`, `prev` being the register before them (a
-    /// register of zeros at the start of a scan, where the pair before the first byte does
-    /// not matter). Returns the masks and the last register of the block.
+    /// The masks of the `BLOCK` bytes of `bytes` from `at`, `prev` being the register
+    /// before them (a register of zeros at the start of a scan, where the pair before the
+    /// first byte does not matter); bytes past the end of `bytes` are read as zeros. Returns
+    /// the masks and the last register of the block. A register that reaches past the end
+    /// is loaded by [`Vector::load_partial`], one that starts past it is zeros: no copy.
     ///
     /// # Safety
-    /// `ptr` is valid for reads of `BLOCK` bytes.
+    /// The CPU supports `V`'s instruction set.
     #[inline(always)]
-    unsafe fn masks(&self, ptr: *const u8, prev: V) -> (Masks, V) {
+    unsafe fn masks(&self, bytes: &[u8], at: usize, prev: V) -> (Masks, V) {
         let mut m = Masks::default();
         let mut prev = prev;
         for r in 0..BLOCK / V::BYTES {
-            // SAFETY: the register lies in the block (the caller's guarantee).
-            let v = unsafe { V::load_unaligned(ptr.add(r * V::BYTES)) };
+            let start = at + r * V::BYTES;
+            let v = if start + V::BYTES <= bytes.len() {
+                // SAFETY: the register lies in `bytes`; the caller guarantees the
+                // instruction set.
+                unsafe { V::load_unaligned(bytes.as_ptr().add(start)) }
+            } else if start < bytes.len() {
+                // SAFETY: fewer than `BYTES` bytes are left; the instruction set as above.
+                unsafe { V::load_partial(&bytes[start..]) }
+            } else {
+                self.zero
+            };
             let shift = r * V::BYTES;
             let top2 = v.and(self.c0);
             m.cont |= top2.eq_mask(self.x80) << shift;
@@ -105,23 +116,11 @@ impl<V: Vector> Consts<V> {
         (m, prev)
     }
 
-    /// The masks of block `k` of a scan of `bytes` from `from` ([`Consts::masks`]): from
-    /// memory where the whole block lies in `bytes`, else from a copy with zeros after the
-    /// bytes (all zeros past the end).
+    /// The masks of block `k` of a scan of `bytes` from `from` ([`Consts::masks`]).
     #[inline(always)]
     fn masks_of(&self, bytes: &[u8], from: usize, k: usize, prev: V) -> (Masks, V) {
-        let at = from + k * BLOCK;
-        if at + BLOCK <= bytes.len() {
-            // SAFETY: the block lies in `bytes`.
-            unsafe { self.masks(bytes.as_ptr().add(at), prev) }
-        } else {
-            let mut copy = [0u8; BLOCK];
-            let start = at.min(bytes.len());
-            let n = bytes.len() - start;
-            copy[..n].copy_from_slice(&bytes[start..]);
-            // SAFETY: the copy holds `BLOCK` bytes.
-            unsafe { self.masks(copy.as_ptr(), prev) }
-        }
+        // SAFETY: a `Consts<V>` is only made where the CPU supports `V` (`scan`'s contract).
+        unsafe { self.masks(bytes, from + k * BLOCK, prev) }
     }
 }
 
