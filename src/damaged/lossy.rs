@@ -191,10 +191,20 @@ impl<P: PartText> OnSpan for Repairs<'_, '_, P> {
     /// A block in the middle of the input: each valid run (shorter than a block: it starts
     /// in this block, or at most 3 bytes after the block before) copied by one copy of a
     /// whole block's bytes, each part written by [`PartText::part_at`], the room for all of
-    /// it made once: no branch but the loop over the parts.
+    /// it made once: no branch but the loop over the parts. A block without a part is left
+    /// to the run before the next part; the run that reaches a block with parts from
+    /// before it is copied first.
     #[inline(always)]
     fn block(&mut self, base: usize, p: BlockParts) {
         debug_assert!(base + (1 + BLOCKS_AFTER) * BLOCK <= self.input.len());
+        if p.starts == 0 {
+            // Its bytes go with the run before the next part (a stretch of sparse errors).
+            return;
+        }
+        if self.valid_from < base {
+            self.out.run(self.input, self.valid_from, base);
+            self.valid_from = base;
+        }
         debug_assert!((base..=base + 3).contains(&self.valid_from));
         self.out
             .room_for((BLOCK + 3) * PART_ROOM / 3 + BLOCK + PART_ROOM);

@@ -80,16 +80,61 @@ struct Consts<V> {
 }
 
 impl<V: Vector> Consts<V> {
-    /// The masks of the `BLOCK` bytes of `bytes` from `at`, `prev` being the register
-    /// before them (a register of zeros at the start of a scan, where the pair before the
-    /// first byte does not matter); bytes past the end of `bytes` are read as zeros. Returns
-    /// the masks and the last register of the block. A register that reaches past the end
-    /// is loaded by [`Vector::load_partial`], one that starts past it is zeros: no copy.
+    /// The masks of the `BLOCK` bytes at `ptr`, `prev` being the register before them (a
+    /// register of zeros at the start of a scan, where the pair before the first byte does
+    /// not matter). Returns the masks and the last register of the block.
+    ///
+    /// # Safety
+    /// `ptr` is valid for reads of `BLOCK` bytes.
+    #[inline(always)]
+    unsafe fn masks(&self, ptr: *const u8, prev: V) -> (Masks, V) {
+        let mut m = Masks::default();
+        let mut prev = prev;
+        for r in 0..BLOCK / V::BYTES {
+            // SAFETY: the register lies in the block (the caller's guarantee).
+            let v = unsafe { V::load_unaligned(ptr.add(r * V::BYTES)) };
+            self.add_register(&mut m, v, prev, r * V::BYTES);
+            prev = v;
+        }
+        (m, prev)
+    }
+
+    /// Adds the masks of the register `v` (`prev` the one before it), `shift` bytes into
+    /// its block, to `m`.
+    #[inline(always)]
+    fn add_register(&self, m: &mut Masks, v: V, prev: V, shift: usize) {
+        let top2 = v.and(self.c0);
+        m.cont |= top2.eq_mask(self.x80) << shift;
+        m.lead |= top2.eq_mask(self.c0) << shift;
+        m.need3 |= v.and(self.e0).eq_mask(self.e0) << shift;
+        m.need4 |= v.and(self.f0).eq_mask(self.f0) << shift;
+        m.pair_ok |= self.tables.pair(v.prev1(prev), v).eq_mask(self.zero) << shift;
+    }
+
+    /// The masks of block `k` of a scan of `bytes` from `from` ([`Consts::masks`]): from
+    /// memory where the whole block lies in `bytes`, else from registers with zeros after
+    /// the bytes ([`Vector::load_partial`]; all zeros past the end).
+    #[inline(always)]
+    fn masks_of(&self, bytes: &[u8], from: usize, k: usize, prev: V) -> (Masks, V) {
+        let at = from + k * BLOCK;
+        if at + BLOCK <= bytes.len() {
+            // SAFETY: the block lies in `bytes`.
+            unsafe { self.masks(bytes.as_ptr().add(at), prev) }
+        } else {
+            // SAFETY: the instruction set is `V`'s where a `Consts<V>` is made (`scan`'s
+            // contract).
+            unsafe { self.masks_near_end(bytes, at, prev) }
+        }
+    }
+
+    /// [`Consts::masks`] of a block that the end of `bytes` cuts (or that starts after it),
+    /// its registers loaded without a copy: by [`Vector::load_partial`] where the end cuts
+    /// one, zeros after it.
     ///
     /// # Safety
     /// The CPU supports `V`'s instruction set.
     #[inline(always)]
-    unsafe fn masks(&self, bytes: &[u8], at: usize, prev: V) -> (Masks, V) {
+    unsafe fn masks_near_end(&self, bytes: &[u8], at: usize, prev: V) -> (Masks, V) {
         let mut m = Masks::default();
         let mut prev = prev;
         for r in 0..BLOCK / V::BYTES {
@@ -104,23 +149,10 @@ impl<V: Vector> Consts<V> {
             } else {
                 self.zero
             };
-            let shift = r * V::BYTES;
-            let top2 = v.and(self.c0);
-            m.cont |= top2.eq_mask(self.x80) << shift;
-            m.lead |= top2.eq_mask(self.c0) << shift;
-            m.need3 |= v.and(self.e0).eq_mask(self.e0) << shift;
-            m.need4 |= v.and(self.f0).eq_mask(self.f0) << shift;
-            m.pair_ok |= self.tables.pair(v.prev1(prev), v).eq_mask(self.zero) << shift;
+            self.add_register(&mut m, v, prev, r * V::BYTES);
             prev = v;
         }
         (m, prev)
-    }
-
-    /// The masks of block `k` of a scan of `bytes` from `from` ([`Consts::masks`]).
-    #[inline(always)]
-    fn masks_of(&self, bytes: &[u8], from: usize, k: usize, prev: V) -> (Masks, V) {
-        // SAFETY: a `Consts<V>` is only made where the CPU supports `V` (`scan`'s contract).
-        unsafe { self.masks(bytes, from + k * BLOCK, prev) }
     }
 }
 
