@@ -120,10 +120,17 @@ impl PartText for Replacement {
 
 /// Appends `input` to `out` with each ill-formed part written by `P`: the valid runs
 /// copied, the errors found by [`crate::damaged::every_error::for_each_span`]. `first`, when the caller
-/// has it, is the input's first error (the search goes on after it, by stretches).
+/// has it, is the input's first error (the search goes on after it, by stretches). A short
+/// input (a log line's) is searched by one stretch at once ([`repair_short`]): the
+/// validator's call and its error's exact place cost more there than the stretch.
 pub(crate) fn repair_parts<P: PartText>(input: &[u8], first: Option<Utf8Error>, out: &mut String) {
+    if input.len() < SHORT_BY_STRETCHES {
+        repair_short::<P>(input, out);
+        return;
+    }
     let mut writer = Repairs::<P> {
         input,
+        end: input.len(),
         // SAFETY: only valid UTF-8 is appended to `out`'s text: the runs between errors,
         // which come in order, every one of them, and what `P` writes for each error (whole
         // characters).
@@ -144,14 +151,7 @@ pub(crate) fn repair_parts<P: PartText>(input: &[u8], first: Option<Utf8Error>, 
                 None => writer,
             }
         }
-        // A short input (a log line's) is searched by stretches at once: the validator's
-        // call and its error's exact place cost more there than the one stretch.
-        None => crate::damaged::every_error::for_each_span(
-            input,
-            0,
-            input.len() < SHORT_BY_STRETCHES,
-            writer,
-        ),
+        None => crate::damaged::every_error::for_each_span(input, 0, false, writer),
     };
     let Repairs {
         mut out,
@@ -162,10 +162,54 @@ pub(crate) fn repair_parts<P: PartText>(input: &[u8], first: Option<Utf8Error>, 
     out.finish();
 }
 
+/// [`repair_parts`] of an input shorter than [`SHORT_BY_STRETCHES`] (a log line's): one
+/// search for its parts, then every block written a block at a time ([`Repairs`]' `block`)
+/// from a copy of the input with room after it for the writer's whole-block copies. A part
+/// that the end leaves open is written as the part of the bytes it has, which it is for
+/// every `P`.
+#[inline(never)]
+fn repair_short<P: PartText>(input: &[u8], out: &mut String) {
+    const AFTER: usize = (1 + BLOCKS_AFTER) * BLOCK;
+    let len = input.len();
+    let mut room = [core::mem::MaybeUninit::<u8>::uninit(); SHORT_BY_STRETCHES + AFTER];
+    // SAFETY: `len < SHORT_BY_STRETCHES`, so the input and `AFTER` bytes after it fit in
+    // `room`; the input is not in `room`. Its first `len + AFTER` bytes are then written,
+    // and only they are read.
+    let padded = unsafe {
+        let p = room.as_mut_ptr().cast::<u8>();
+        core::ptr::copy_nonoverlapping(input.as_ptr(), p, len);
+        core::ptr::write_bytes(p.add(len), 0, AFTER);
+        core::slice::from_raw_parts(p.cast_const(), len + AFTER)
+    };
+    let found = crate::arch::subparts(input, 0, 0);
+    let mut writer = Repairs::<P> {
+        input: padded,
+        end: len,
+        // SAFETY: as in `repair_parts`: the runs between the parts, in order, and the text
+        // `P` writes for each part.
+        out: Sink::after(unsafe { out.as_mut_vec() }),
+        valid_from: 0,
+        part: core::marker::PhantomData,
+    };
+    for (k, p) in found.parts[..found.blocks].iter().enumerate() {
+        writer.block(k * BLOCK, *p);
+    }
+    let Repairs {
+        mut out,
+        valid_from,
+        ..
+    } = writer;
+    out.run(padded, valid_from, len);
+    out.finish();
+}
+
 /// The writer of [`repair_parts`]: each error is the valid run before it, then its part
 /// as `P` writes it.
 struct Repairs<'i, 'v, P> {
+    /// The input, and bytes after it that may be read (not written) by whole-block copies.
     input: &'i [u8],
+    /// The input's length.
+    end: usize,
     out: Sink<'v>,
     /// Where the valid run before the next error starts.
     valid_from: usize,
@@ -175,7 +219,7 @@ struct Repairs<'i, 'v, P> {
 impl<P: PartText> OnSpan for Repairs<'_, '_, P> {
     #[inline(always)]
     fn span(&mut self, bad: usize, error_len: Option<usize>) {
-        let end = error_len.map_or(self.input.len(), |n| bad + n);
+        let end = error_len.map_or(self.end, |n| bad + n);
         self.out.run(self.input, self.valid_from, bad);
         P::part(&mut self.out, &self.input[bad..end]);
         self.valid_from = end;
@@ -229,16 +273,16 @@ impl<P: PartText> OnSpan for Repairs<'_, '_, P> {
             P::part_at(&mut self.out, self.input, at, n);
             from = at + n;
         }
-        // The rest of the block (none if its last part reaches past it).
-        let to = from.max(base + BLOCK);
+        // The rest of the block (none if its last part reaches past it), to the input's end.
+        let to = from.max((base + BLOCK).min(self.end));
         // SAFETY: as above, `to - from <= BLOCK`.
         unsafe { self.out.short_run(self.input, from, to) };
         self.valid_from = to;
     }
 }
 
-/// [`repair_parts`] searches an input shorter than this by stretches from its start,
-/// without asking the validator first.
+/// [`repair_parts`] searches an input shorter than this by one stretch from its start,
+/// without asking the validator first ([`repair_short`]).
 const SHORT_BY_STRETCHES: usize = 4 * crate::tiers::BLOCK;
 
 /// Room kept after the text for the copies of whole registers ([`Sink::run`]).
