@@ -3,10 +3,16 @@
 //!
 //! One U+FFFD per *maximal subpart* (the crate's one rule for where decoding resumes,
 //! `crate::reference::decode`, "Where decoding resumes after an error"), and [`crate::errors()`] yields
-//! exactly these parts (the fast validator over the valid runs, the scalar decoder around
-//! errors). So lossy decoding is: copy the valid run before each error, push U+FFFD, go on
-//! after it.
-//! Valid input is returned borrowed after one pass of the fast validator.
+//! exactly these parts (the fast validator over the valid runs, the backend's search for
+//! ill-formed parts after an error). So lossy decoding is: copy the valid run before each
+//! error, push U+FFFD, go on after it. Valid input is returned borrowed after one pass of
+//! the fast validator.
+//!
+//! The writing is shared with the records' repair policies ([`PartText`] says what a part
+//! becomes): part by part near the end of the input, and elsewhere a block at a time
+//! (`Repairs`' `block`, and `repair_short` for an input of a few blocks), each valid run by
+//! one copy of a block's bytes into room made once per block. Why, and what it gained:
+//! docs/PERFORMANCE.md, "Damaged text".
 //!
 //! [`Repairer`] does the same on a stream, in constant memory, on
 //! [`crate::ErrorScanner`]: the scanner holds back at most three bytes of a
