@@ -134,16 +134,7 @@ pub(crate) fn repair_parts<P: PartText>(input: &[u8], first: Option<Utf8Error>, 
         repair_short::<P>(input, out);
         return;
     }
-    let mut writer = Repairs::<P> {
-        input,
-        end: input.len(),
-        // SAFETY: only valid UTF-8 is appended to `out`'s text: the runs between errors,
-        // which come in order, every one of them, and what `P` writes for each error (whole
-        // characters).
-        out: Sink::after(unsafe { out.as_mut_vec() }),
-        valid_from: 0,
-        part: core::marker::PhantomData,
-    };
+    let mut writer = Repairs::<P>::new(input, input.len(), out);
     writer = match first {
         Some(first) => {
             writer.span(first.valid_up_to(), first.error_len());
@@ -159,13 +150,7 @@ pub(crate) fn repair_parts<P: PartText>(input: &[u8], first: Option<Utf8Error>, 
         }
         None => crate::damaged::every_error::for_each_span(input, 0, false, writer),
     };
-    let Repairs {
-        mut out,
-        valid_from,
-        ..
-    } = writer;
-    out.run(input, valid_from, input.len());
-    out.finish();
+    writer.finish();
 }
 
 /// [`repair_parts`] of an input shorter than [`SHORT_BY_STRETCHES`] (a log line's): one
@@ -188,25 +173,11 @@ fn repair_short<P: PartText>(input: &[u8], out: &mut String) {
         core::slice::from_raw_parts(p.cast_const(), len + AFTER)
     };
     let found = crate::arch::subparts(input, 0, 0);
-    let mut writer = Repairs::<P> {
-        input: padded,
-        end: len,
-        // SAFETY: as in `repair_parts`: the runs between the parts, in order, and the text
-        // `P` writes for each part.
-        out: Sink::after(unsafe { out.as_mut_vec() }),
-        valid_from: 0,
-        part: core::marker::PhantomData,
-    };
+    let mut writer = Repairs::<P>::new(padded, len, out);
     for (k, p) in found.parts[..found.blocks].iter().enumerate() {
         writer.block(k * BLOCK, *p);
     }
-    let Repairs {
-        mut out,
-        valid_from,
-        ..
-    } = writer;
-    out.run(padded, valid_from, len);
-    out.finish();
+    writer.finish();
 }
 
 /// The writer of [`repair_parts`]: each error is the valid run before it, then its part
@@ -220,6 +191,29 @@ struct Repairs<'i, 'v, P> {
     /// Where the valid run before the next error starts.
     valid_from: usize,
     part: core::marker::PhantomData<P>,
+}
+
+impl<'i, 'v, P: PartText> Repairs<'i, 'v, P> {
+    /// A writer of the first `end` bytes of `input` (the bytes after them may be read by
+    /// whole-block copies), after the text of `out`.
+    fn new(input: &'i [u8], end: usize, out: &'v mut String) -> Self {
+        Repairs {
+            input,
+            end,
+            // SAFETY: only valid UTF-8 is appended to `out`'s text: the runs between
+            // errors, which come in order, every one of them, and what `P` writes for each
+            // error (whole characters).
+            out: Sink::after(unsafe { out.as_mut_vec() }),
+            valid_from: 0,
+            part: core::marker::PhantomData,
+        }
+    }
+
+    /// Writes the run after the last error, and ends the writing.
+    fn finish(mut self) {
+        self.out.run(self.input, self.valid_from, self.end);
+        self.out.finish();
+    }
 }
 
 impl<P: PartText> OnSpan for Repairs<'_, '_, P> {
@@ -338,12 +332,8 @@ impl<'v> Sink<'v> {
         if self.cap - self.len < bytes.len() + SLACK {
             (self.ptr, self.cap) = grow(self.vec, self.len, self.len + bytes.len());
         }
-        // SAFETY: there is room for `bytes` (just made), which cannot overlap the buffer
-        // (it is borrowed while the buffer is written).
-        unsafe {
-            core::ptr::copy_nonoverlapping(bytes.as_ptr(), self.ptr.add(self.len), bytes.len())
-        };
-        self.len += bytes.len();
+        // SAFETY: there is room for `bytes` (just made).
+        unsafe { self.put(bytes) };
     }
 
     /// Appends `input[from..to]`. A run of up to `RUN_LOOP` bytes with `input` readable
@@ -441,17 +431,9 @@ impl<'v> Sink<'v> {
     /// Appends the first `n` (at most 4) of `bytes`, by one store of all 4.
     #[inline(always)]
     pub(crate) fn four(&mut self, bytes: [u8; 4], n: usize) {
-        debug_assert!(n <= 4);
         self.room();
-        // SAFETY: there is room for `SLACK >= 4` more bytes (just made); the length takes
-        // only the first `n`.
-        unsafe {
-            self.ptr
-                .add(self.len)
-                .cast::<[u8; 4]>()
-                .write_unaligned(bytes)
-        };
-        self.len += n;
+        // SAFETY: there is room for `SLACK >= 4` more bytes (just made).
+        unsafe { self.put4(bytes, n) };
     }
 
     /// Appends U+FFFD (`EF BF BD`).
