@@ -7,7 +7,8 @@
 #     the workspace's crates (RUSTC_WORKSPACE_WRAPPER=clippy-driver, warnings denied), so
 #     the lint check is the same compilation as the build: nothing is compiled twice;
 #  3. the wheel installed into the environment with pip;
-#  4. the tests of python/tests/ (pytest and Hypothesis, deterministic).
+#  4. the tests of python/tests/ (pytest and Hypothesis, deterministic), spread over the
+#     machine's cores by pytest-xdist (`-n auto`; one process each, the tests share no state).
 # Each phase prints its time. The crates build in target/python (CARGO_TARGET_DIR to
 # change it), apart from the workspace's other builds, whose features differ.
 #
@@ -33,7 +34,7 @@ phase() {
 rm -rf "$venv"
 "$python" -m venv "$venv"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-    maturin==1.16.0 pytest==9.2.0 hypothesis==6.170.17 \
+    maturin==1.16.0 pytest==9.2.0 pytest-xdist==3.8.0 hypothesis==6.170.17 \
     pyarrow==26.0.1 polars==2.1.0 numpy==2.4.6 mypy==2.4.1
 phase "venv and pinned tools"
 
@@ -50,6 +51,6 @@ phase "wheel installed"
 
 # From python/, so that pytest's and Hypothesis's caches land there (both ignore themselves).
 venv_python="$(cd "$venv" && pwd)/bin/python"
-(cd python && "$venv_python" -m pytest tests -q "$@")
+(cd python && "$venv_python" -m pytest tests -q -n auto "$@")
 phase "pytest"
 echo "test-python: all phases: $(($(date +%s) - start)) s"
