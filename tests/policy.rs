@@ -283,6 +283,102 @@ fn policies_by_parts_equal_their_references_on_long_dense_records() {
     assert!(cases >= 6 * 4 * 4 * 2, "{cases}");
 }
 
+/// What `Policy::append_records` must write: each record's text under the policy, by
+/// the reference, followed by `delimiter`, the records the policy leaves out left out; for
+/// `strict`, up to the first invalid record, then its number and the offset of its error.
+fn records_reference<'a>(
+    records: impl Iterator<Item = Record<'a>>,
+    policy: Policy,
+    delimiter: char,
+) -> (String, Result<usize, (usize, usize)>) {
+    let mut out = String::new();
+    let mut written = 0;
+    for (k, r) in records.enumerate() {
+        match reference(policy, r.bytes()) {
+            Some(text) => {
+                out.push_str(&text);
+                out.push(delimiter);
+                written += 1;
+            }
+            None if policy == Policy::Strict => {
+                let e = std::str::from_utf8(r.bytes()).unwrap_err();
+                return (out, Err((k + 1, r.offset() + e.valid_up_to())));
+            }
+            None => {}
+        }
+    }
+    (out, Ok(written))
+}
+
+/// `append_records` (one pass over the bytes for the policies that write each part on its
+/// own) against the records' texts one by one: the damaged logs with LF and CRLF, lone
+/// `\r`s and `\r`s before a bad byte, other delimiters, a buffer that ends without its
+/// delimiter or with a `\r`, records already taken from the iterator, empty input.
+#[test]
+fn append_records_equals_the_records_one_by_one() {
+    let mut rng = Rng::new(29);
+    let mut buffers: Vec<(Vec<u8>, u8)> = Vec::new();
+    for seed in 0..4 {
+        for crlf in [false, true] {
+            let mut log = damaged_log(seed, crlf);
+            buffers.push((log.clone(), b'\n'));
+            // Lone `\r`s, `\r` after bad bytes and before the line end, no end at the end.
+            for _ in 0..40 {
+                let at = rng.below(log.len());
+                let piece: &[u8] =
+                    [&b"\r"[..], b"\xE9\r", b"\r\xFF", b"\xE2\x82\r\n"][rng.below(4)];
+                log.splice(at..at, piece.iter().copied());
+            }
+            buffers.push((log.clone(), b'\n'));
+            log.truncate(log.len() - 1 - rng.below(3));
+            buffers.push((log.clone(), b'\n'));
+            buffers.push((
+                log.iter()
+                    .map(|&b| if b == b'\n' { 0 } else { b })
+                    .collect(),
+                0,
+            ));
+            buffers.push((log.clone(), b'\t'));
+        }
+    }
+    buffers.push((Vec::new(), b'\n'));
+    buffers.push((b"\r".to_vec(), b'\n'));
+    buffers.push((b"\n\r\n\xFF\r".to_vec(), b'\n'));
+    let mut cases = 0;
+    for (buffer, delimiter) in &buffers {
+        let records = || vutf8::records::split(buffer, *delimiter).unwrap();
+        let cut = || {
+            if *delimiter == b'\n' {
+                lines(buffer)
+            } else {
+                records()
+            }
+        };
+        for &policy in Policy::ALL {
+            for skip in [0, 3] {
+                let mut given = cut();
+                given.by_ref().take(skip).for_each(drop);
+                let mut want_records = cut();
+                want_records.by_ref().take(skip).for_each(drop);
+                let (want, want_result) =
+                    records_reference(want_records, policy, char::from(*delimiter));
+                let mut out = String::from("> ");
+                let got = policy
+                    .append_records(given, &mut out)
+                    .map_err(|e| (e.number(), e.offset()));
+                assert_eq!(
+                    (out.strip_prefix("> "), got),
+                    (Some(&want[..]), want_result),
+                    "{policy}, delimiter {delimiter:#04x}, {} bytes, {skip} records taken",
+                    buffer.len()
+                );
+                cases += 1;
+            }
+        }
+    }
+    assert!(cases >= 40 * Policy::ALL.len(), "{cases}");
+}
+
 #[test]
 fn strict_names_the_record_and_the_byte() {
     let log = b"fine\r\nstill fine\nbad \xC0\xAF here\nand \xED\xA0\x80\n";

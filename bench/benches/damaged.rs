@@ -9,8 +9,10 @@
 //!   invalid parts of std's `<[u8]>::utf8_chunks`;
 //! - `escape`: the input cut into lines as `BufRead::lines` cuts them, each ill-formed
 //!   part's bytes written `\xNN` (Python's `backslashreplace`), each line followed by `\n`
-//!   into one output buffer: `vutf8::records::repair(lines(..), Policy::Escape)` against
-//!   the same built on std's `utf8_chunks` per line.
+//!   into one output buffer: `Policy::Escape.append_records(lines(..), ..)` against the
+//!   same built on std's `utf8_chunks` per line; `escape per record`: the same by a call
+//!   of `Policy::Escape.append_text` per invalid record (as a writer that counts or
+//!   writes JSON per record goes).
 //!
 //! Inputs (8 MiB each, the source repeated or cut; all from files people have, but the
 //! random bytes): real Latin-1 text (the Debian reference in French, German, Spanish,
@@ -226,6 +228,15 @@ fn std_escape(b: &[u8], out: &mut Vec<u8>) {
 
 fn vutf8_escape(b: &[u8], out: &mut String) {
     out.clear();
+    Policy::Escape
+        .append_records(lines(b), out)
+        .expect("escape refuses nothing");
+}
+
+/// [`vutf8_escape`] a record at a time, as a writer that does more with each record than
+/// append its text (counts, JSON) goes.
+fn vutf8_escape_by_record(b: &[u8], out: &mut String) {
+    out.clear();
     for r in lines(b) {
         match r.is_valid() {
             true => out.push_str(r.to_str().expect("a valid record")),
@@ -244,6 +255,8 @@ type Run = Box<dyn FnMut(&[u8]) -> usize>;
 fn operations() -> Vec<(&'static str, Run, Run)> {
     let mut out_v = String::new();
     let mut out_s = Vec::new();
+    let mut out_r = String::new();
+    let mut out_rs = Vec::new();
     vec![
         (
             "from_utf8_lossy",
@@ -271,6 +284,17 @@ fn operations() -> Vec<(&'static str, Run, Run)> {
                 out_s.len()
             }) as Run,
         ),
+        (
+            "escape per record",
+            Box::new(move |b: &[u8]| {
+                vutf8_escape_by_record(b, &mut out_r);
+                out_r.len()
+            }) as Run,
+            Box::new(move |b: &[u8]| {
+                std_escape(b, &mut out_rs);
+                out_rs.len()
+            }) as Run,
+        ),
     ]
 }
 
@@ -291,6 +315,8 @@ fn check(name: &str, b: &[u8]) {
     vutf8_escape(b, &mut v);
     std_escape(b, &mut s);
     assert!(v.as_bytes() == s, "{name}: escape per line");
+    vutf8_escape_by_record(b, &mut v);
+    assert!(v.as_bytes() == s, "{name}: escape per record");
     // The records' repair iterator gives the same lines.
     let lines_of: Vec<String> = repair(lines(b), Policy::Escape)
         .map(|r| r.expect("escape refuses nothing").into_text().into_owned())

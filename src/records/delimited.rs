@@ -172,6 +172,18 @@ impl<'a> Records<'a> {
         &self.bytes[self.next.min(self.bytes.len())..]
     }
 
+    /// The byte the records are cut at.
+    #[cfg(feature = "alloc")]
+    pub(super) fn delimiter(&self) -> u8 {
+        self.delimiter
+    }
+
+    /// Whether a `\r` before the delimiter is left out of a record ([`lines`]).
+    #[cfg(feature = "alloc")]
+    pub(super) fn crlf(&self) -> bool {
+        self.crlf
+    }
+
     /// Scans the window after the current one for its delimiters and errors, and marks the
     /// records they end that are not valid.
     #[inline(never)]

@@ -6,9 +6,11 @@
 //! Which policy a log pipeline should pick: `docs/RECORDS.md`.
 
 use super::counts::Counts;
+use super::delimited::Records;
 use super::record::Record;
 use crate::damaged::lossy::{repair_parts, PartText, Replacement, Sink};
 use crate::reference::error::Utf8Error;
+use crate::tiers::BLOCK;
 use alloc::borrow::Cow;
 use alloc::string::String;
 use core::fmt;
@@ -123,6 +125,88 @@ impl Policy {
         true
     }
 
+    /// Appends the text of each of `records` under this policy to `out`, each followed by
+    /// the delimiter the records were cut at (`\n` for [`super::lines`], whose records leave
+    /// out the `\r` of a `\r\n`): what a loop of [`Policy::append_text`] over the records
+    /// writes, with the delimiter after each text, in one call. Returns how many records
+    /// were written: every one but those the policy leaves out (`Drop`). For `Strict`, the
+    /// first invalid record is an error ([`InvalidRecord`], numbered from the first of
+    /// `records`), after the text of the records before it.
+    ///
+    /// The policies that write each ill-formed part on its own (`Replace`, `Escape`,
+    /// `Utf8OrWindows1252`) repair all the records' bytes in one pass: a part never holds
+    /// a delimiter (an ASCII byte ends every sequence), so the records' texts joined by
+    /// their delimiter are the text of the bytes they were cut from, without the `\r` of
+    /// each `\r\n` for `lines`. On text in another encoding, where every line is damaged,
+    /// that is much faster than a call per record (docs/PERFORMANCE.md,
+    /// `#damaged-by-lines`).
+    ///
+    /// ```
+    /// use vutf8::records::{lines, Policy};
+    /// let mut out = String::new();
+    /// let written = Policy::Escape.append_records(lines(b"ok\r\ncaf\xE9\nlast"), &mut out);
+    /// assert_eq!((written, out.as_str()), (Ok(3), "ok\ncaf\\xe9\nlast\n"));
+    /// ```
+    ///
+    /// # Errors
+    /// For `Strict`, the first record that is not valid UTF-8.
+    pub fn append_records(
+        self,
+        records: Records<'_>,
+        out: &mut String,
+    ) -> Result<usize, InvalidRecord> {
+        let delimiter = char::from(records.delimiter());
+        if self.repairs_each_part() {
+            let bytes = records.remaining();
+            let from = out.len();
+            self.append_text(bytes, out);
+            let (mut written, crs) = count_bytes(bytes, records.delimiter(), b'\r');
+            if records.crlf() && crs > 0 {
+                drop_cr_before_lf(out, from);
+            }
+            if bytes.last().is_some_and(|&b| b != records.delimiter()) {
+                out.push(delimiter);
+                written += 1;
+            }
+            return Ok(written);
+        }
+        let mut written = 0;
+        for (k, record) in records.enumerate() {
+            let kept = match record.to_str() {
+                Ok(text) => {
+                    out.push_str(text);
+                    true
+                }
+                Err(error) => {
+                    if self == Policy::Strict {
+                        return Err(InvalidRecord {
+                            number: k + 1,
+                            offset: record.offset().saturating_add(error.valid_up_to()),
+                            error,
+                        });
+                    }
+                    self.append_repaired(record.bytes(), error, out)
+                }
+            };
+            if kept {
+                out.push(delimiter);
+                written += 1;
+            }
+        }
+        Ok(written)
+    }
+
+    /// Whether the policy writes each ill-formed part on its own, the valid text around it
+    /// kept ([`Policy::append_records`]' one pass).
+    fn repairs_each_part(self) -> bool {
+        match self {
+            Policy::Replace | Policy::Escape => true,
+            #[cfg(feature = "windows-1252")]
+            Policy::Utf8OrWindows1252 => true,
+            _ => false,
+        }
+    }
+
     /// Appends the text of `bytes`, whose first error is `first`, under this policy to
     /// `out`; `false` when the policy gives no text for them.
     fn append_repaired(self, bytes: &[u8], first: Utf8Error, out: &mut String) -> bool {
@@ -156,6 +240,72 @@ impl Policy {
     }
 }
 
+/// How many of `bytes` are `a`, and how many `b`: one pass, in byte-wide counters of 32
+/// lanes, which the compiler makes vector compares and subtractions.
+fn count_bytes(bytes: &[u8], a: u8, b: u8) -> (usize, usize) {
+    const LANES: usize = 32;
+    // A lane's counter takes at most 255 before it is added up.
+    const ROUNDS: usize = 255;
+    let (mut na, mut nb) = (0, 0);
+    let mut chunks = bytes.chunks_exact(LANES * ROUNDS);
+    for chunk in chunks.by_ref() {
+        let (mut ca, mut cb) = ([0u8; LANES], [0u8; LANES]);
+        for lanes in chunk.chunks_exact(LANES) {
+            for i in 0..LANES {
+                ca[i] += u8::from(lanes[i] == a);
+                cb[i] += u8::from(lanes[i] == b);
+            }
+        }
+        na += ca.iter().map(|&c| usize::from(c)).sum::<usize>();
+        nb += cb.iter().map(|&c| usize::from(c)).sum::<usize>();
+    }
+    for &x in chunks.remainder() {
+        na += usize::from(x == a);
+        nb += usize::from(x == b);
+    }
+    (na, nb)
+}
+
+/// Removes from `text[from..]` each `\r` that a `\n` follows.
+fn drop_cr_before_lf(text: &mut String, from: usize) {
+    let Some(first) = find_crlf(text.as_bytes(), from) else {
+        return;
+    };
+    // SAFETY: only `\r` bytes (ASCII, a character each) are removed: the text stays UTF-8.
+    let v = unsafe { text.as_mut_vec() };
+    let mut write = first;
+    let mut read = first + 1;
+    // Each stretch from after a `\r` removed to the next `\r\n` (or the end) moves back.
+    loop {
+        let next = find_crlf(v, read).unwrap_or(v.len());
+        v.copy_within(read..next, write);
+        write += next - read;
+        if next == v.len() {
+            break;
+        }
+        read = next + 1;
+    }
+    v.truncate(write);
+}
+
+/// Where the first `\r\n` of `bytes[from..]` is: 32 bytes at a time (a test for a `\r`
+/// among them that the compiler makes vector compares), then byte by byte in the 32 that
+/// have one.
+fn find_crlf(bytes: &[u8], from: usize) -> Option<usize> {
+    const AT_ONCE: usize = 32;
+    let is_crlf = |i: usize| bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n');
+    let mut i = from;
+    while let Some(chunk) = bytes.get(i..i + AT_ONCE) {
+        if chunk.iter().fold(false, |any, &b| any | (b == b'\r')) {
+            if let Some(j) = (i..i + AT_ONCE).find(|&j| is_crlf(j)) {
+                return Some(j);
+            }
+        }
+        i += AT_ONCE;
+    }
+    (i..bytes.len()).find(|&j| is_crlf(j))
+}
+
 impl fmt::Display for Policy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -178,6 +328,15 @@ impl PartText for Escaped {
         }
     }
 
+    /// One store of four bytes for each byte (binary junk, `FF FF FF`), from a table.
+    #[inline(always)]
+    fn one_byte_block(out: &mut Sink, input: &[u8], base: usize) {
+        for &b in &input[base..base + BLOCK] {
+            // SAFETY: the caller made room for `PART_ROOM` >= 4 bytes for each byte.
+            unsafe { out.put4(escape(b), 4) };
+        }
+    }
+
     /// Three stores, one for each byte a part can have, the length taking those of the part.
     #[inline(always)]
     fn part_at(out: &mut Sink, input: &[u8], at: usize, n: usize) {
@@ -188,17 +347,23 @@ impl PartText for Escaped {
     }
 }
 
-/// `\xNN` of `b`, lowercase.
+/// `\xNN` of `b`, lowercase ([`ESCAPES`]).
 #[inline(always)]
 fn escape(b: u8) -> [u8; 4] {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    [
-        b'\\',
-        b'x',
-        HEX[usize::from(b >> 4)],
-        HEX[usize::from(b & 15)],
-    ]
+    ESCAPES[usize::from(b)]
 }
+
+/// `\xNN` of every byte: one load where the digits would take two and a shuffle.
+static ESCAPES: [[u8; 4]; 256] = {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut t = [[0u8; 4]; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = [b'\\', b'x', HEX[b >> 4], HEX[b & 15]];
+        b += 1;
+    }
+    t
+};
 
 /// [`Policy::Utf8OrWindows1252`]'s text of an ill-formed part: each byte decoded as
 /// windows-1252 ([`WINDOWS_1252_HIGH`]).
@@ -218,6 +383,16 @@ impl PartText for Windows1252Parts {
             // The bytes of an ill-formed part are never ASCII.
             let (utf8, n) = WINDOWS_1252_UTF8[usize::from(b & 0x7F)];
             out.four(utf8, usize::from(n));
+        }
+    }
+
+    /// One store of four bytes for each byte (binary junk, `FF FF FF`).
+    #[inline(always)]
+    fn one_byte_block(out: &mut Sink, input: &[u8], base: usize) {
+        for &b in &input[base..base + BLOCK] {
+            let (utf8, n) = WINDOWS_1252_UTF8[usize::from(b & 0x7F)];
+            // SAFETY: the caller made room for `PART_ROOM` >= 4 bytes for each byte.
+            unsafe { out.put4(utf8, usize::from(n)) };
         }
     }
 
