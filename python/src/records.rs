@@ -208,10 +208,20 @@ fn unknown_policy(name: &str) -> PyErr {
 /// Every record of `bytes` under `policy` (not `Strict`: its refusals are left out here),
 /// each followed by its line end: the bytes up to where the next record starts
 /// (`Records::remaining`), so that no byte is searched twice. A record the policy leaves
-/// out (`Drop`) goes with its line end.
+/// out (`Drop`) goes with its line end. Where the policy writes each ill-formed part on
+/// its own (`Policy::repairs_each_part`, and `ignore`), no part holds a line end, and the
+/// whole buffer is repaired in one pass.
 fn repaired(bytes: &[u8], framing: Framing, policy: Repair) -> Result<Vec<u8>, DelimiterError> {
-    let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 8);
     let mut records = framing.records(bytes)?;
+    let whole = match policy {
+        Repair::Policy(p) if p.repairs_each_part() => p.text(bytes),
+        Repair::Ignore => repaired_text(bytes, Handler::Ignore).map(Cow::Owned),
+        Repair::Policy(_) => None,
+    };
+    if let Some(text) = whole {
+        return Ok(text.into_owned().into_bytes());
+    }
+    let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 8);
     while let Some(record) = records.next() {
         let text = match record.to_str() {
             Ok(text) => Some(Cow::Borrowed(text)),

@@ -197,8 +197,17 @@ impl Policy {
     }
 
     /// Whether the policy writes each ill-formed part on its own, the valid text around it
-    /// kept ([`Policy::append_records`]' one pass).
-    fn repairs_each_part(self) -> bool {
+    /// kept (`Replace`, `Escape`, `Utf8OrWindows1252`): then the texts of the records cut
+    /// from a buffer at an ASCII delimiter, joined by their delimiters, are the text of the
+    /// whole buffer under the policy, which can be repaired in one pass
+    /// ([`Policy::append_records`]).
+    ///
+    /// ```
+    /// use vutf8::records::Policy;
+    /// assert!(Policy::Escape.repairs_each_part());
+    /// assert!(!Policy::Drop.repairs_each_part());
+    /// ```
+    pub fn repairs_each_part(self) -> bool {
         match self {
             Policy::Replace | Policy::Escape => true,
             #[cfg(feature = "windows-1252")]
