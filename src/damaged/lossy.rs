@@ -63,13 +63,9 @@ pub(crate) trait PartText {
     /// [`one_byte_parts`](PartText::one_byte_parts) for the block of `input` at `base`,
     /// each byte of which is a part of one byte (binary junk, `FF FF FF`), in the middle of
     /// the input as for [`part_at`](PartText::part_at), without a check of the room: the
-    /// caller made room for [`PART_ROOM`] bytes for each.
-    #[inline(always)]
-    fn one_byte_block(out: &mut Sink, input: &[u8], base: usize) {
-        for at in base..base + BLOCK {
-            Self::part_at(out, input, at, 1);
-        }
-    }
+    /// caller made room for [`PART_ROOM`] bytes for each. (Each writer has its own: one
+    /// store a byte, where `part_at` for each byte would make three.)
+    fn one_byte_block(out: &mut Sink, input: &[u8], base: usize);
 
     /// [`part`](PartText::part) for the ill-formed part `input[at..at + n]` in the middle of
     /// a block ([`Repairs`]' `block`): `input[at..at + 3]` may be read, and [`PART_ROOM`]

@@ -155,17 +155,17 @@ impl Policy {
         records: Records<'_>,
         out: &mut String,
     ) -> Result<usize, InvalidRecord> {
-        let delimiter = char::from(records.delimiter());
+        let delimiter = records.delimiter();
         if self.repairs_each_part() {
             let bytes = records.remaining();
             let from = out.len();
             self.append_text(bytes, out);
-            let (mut written, crs) = count_bytes(bytes, records.delimiter(), b'\r');
+            let (mut written, crs) = count_bytes(bytes, delimiter, b'\r');
             if records.crlf() && crs > 0 {
                 drop_cr_before_lf(out, from);
             }
-            if bytes.last().is_some_and(|&b| b != records.delimiter()) {
-                out.push(delimiter);
+            if bytes.last().is_some_and(|&b| b != delimiter) {
+                out.push(char::from(delimiter));
                 written += 1;
             }
             return Ok(written);
@@ -189,7 +189,7 @@ impl Policy {
                 }
             };
             if kept {
-                out.push(delimiter);
+                out.push(char::from(delimiter));
                 written += 1;
             }
         }
