@@ -27,8 +27,8 @@
 //! for ASCII first from `SHORT_ASCII_FROM_UNITS_128` (16) bytes up, not 8, the
 //! unaligned groups start at `GROUPS_FROM_UNITS_128` (320) and from the first byte, the
 //! medium path starts at the first 64-byte boundary from `MEDIUM_UNALIGNED_BELOW_UNITS_128`
-//! (1 KiB), and a busy input tests its error every `BUSY_ERROR_TEST_UNITS_128` (512)
-//! bytes.
+//! (1 KiB). With every AVX2 schedule a busy input of the medium path tests its error
+//! every `BUSY_ERROR_TEST_AVX2` (512) bytes.
 //!
 //! The 128-bit backends are SSE4.2, NEON and simd128. Why each tier ends where it does:
 //! `docs/PERFORMANCE.md#length-not-bytes` and the sections after it, named at each constant.
@@ -217,11 +217,13 @@ pub const SHORT_ASCII_FROM_UNITS_128: usize = REGISTER_128;
 /// most what the mask of `MEDIUM_MASK_GROUPS` groups holds.
 pub const SMALL_GROUPS_BELOW_256: usize = 8 << 10;
 
-/// On CPUs whose AVX2 runs on 128-bit units, a busy input of the medium path (its first block not
-/// ASCII, checked in one pass) tests its error every this many bytes (512) and stops there when it
-/// is invalid (`Schedule::BUSY_ERROR_TEST`; elsewhere once, at the end): there invalid text of a few
-/// KiB lost to peers that stop at the first bad block (docs/PERFORMANCE.md#avx2-units-128).
-pub const BUSY_ERROR_TEST_UNITS_128: usize = LOOP_GROUP * BLOCK;
+/// With AVX2, a busy input of the medium path (its first block not ASCII, checked in one pass)
+/// tests its error every this many bytes (512) and stops there when it is invalid
+/// (`Schedule::BUSY_ERROR_TEST`; AVX-512 and the 128-bit backends: once, at the end): invalid text
+/// of a few KiB lost to peers that stop at the first bad block, on 128-bit units
+/// (docs/PERFORMANCE.md#avx2-units-128) and, where one message is validated again and again, on
+/// 256-bit units too (docs/PERFORMANCE.md#busy-error-test); valid text pays a predicted branch.
+pub const BUSY_ERROR_TEST_AVX2: usize = LOOP_GROUP * BLOCK;
 
 /// The blocks of the groups of [`SMALL_GROUPS_BELOW_256`].
 pub const SMALL_GROUP: usize = 2;

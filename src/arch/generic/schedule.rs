@@ -56,10 +56,10 @@
 //!   block costs more than one just over it, which leaves at its first test.
 //! - *A schedule per microarchitecture* where one pays: AVX2 on 128-bit units (AMD Zen 1
 //!   and Zen+) starts its groups from the first byte at 320 bytes and its aligned medium
-//!   path at 1 KiB, and tests a busy input's error every 512 bytes
-//!   (`Schedule::BUSY_ERROR_TEST`): a full check costs twice as much there. Every AVX2 CPU
-//!   has groups of `SMALL_GROUP` blocks below 8 KiB (`Schedule::SMALL_GROUPS_BELOW`), the
-//!   busy ones reached by a loop over their bits (`Schedule::BUSY_GROUPS_LOOP`).
+//!   path at 1 KiB: a full check costs twice as much there. Every AVX2 CPU has groups of
+//!   `SMALL_GROUP` blocks below 8 KiB (`Schedule::SMALL_GROUPS_BELOW`), the busy ones
+//!   reached by a loop over their bits (`Schedule::BUSY_GROUPS_LOOP`), and tests a busy
+//!   input's error every 512 bytes (`Schedule::BUSY_ERROR_TEST`).
 //! - *Groups* of `MEDIUM_GROUP` blocks above that (AVX-512 from `LARGE_GROUPS_FROM_512`
 //!   below `MASKED_BELOW`: `MEDIUM_GROUP_512`; eight registers either way), on 64-byte
 //!   boundaries of memory, one ASCII test each; their number, and the rest's registers,

@@ -69,8 +69,8 @@ pub(crate) trait Schedule {
     const SMALL_GROUPS_BELOW: usize;
 
     /// Where a busy input goes through its groups in one pass (`groups::check_busy`),
-    /// its error is tested every this many bytes; 0: once, at the end, where a full check
-    /// costs less (docs/PERFORMANCE.md#avx2-units-128).
+    /// its error is tested every this many bytes; 0: once, at the end
+    /// (docs/PERFORMANCE.md#busy-error-test).
     const BUSY_ERROR_TEST: usize;
 
     /// Whether the medium path below `MASKED_BELOW` branches on each group's ASCII test
@@ -158,7 +158,7 @@ impl Schedule for Avx2Units256 {
     const PATHS_OUT_OF_LINE: bool = true;
     const SHORT_ASCII_FROM: usize = tiers::SHORT_ASCII_FROM_256;
     const SMALL_GROUPS_BELOW: usize = tiers::SMALL_GROUPS_BELOW_256;
-    const BUSY_ERROR_TEST: usize = 0;
+    const BUSY_ERROR_TEST: usize = tiers::BUSY_ERROR_TEST_AVX2;
     const GROUP_BRANCHES: bool = true;
     const BUSY_GROUPS_LOOP: bool = true;
     const MAIN_LOOP_BITS: bool = true;
@@ -166,8 +166,8 @@ impl Schedule for Avx2Units256 {
 
 /// AVX2 on CPUs that split a 256-bit operation into two on 128-bit units (AMD Zen 1 and
 /// Zen+, Hygon Dhyana), where a full check costs twice as much: ASCII tests from 16 bytes,
-/// groups from the first byte at 320 bytes, the aligned path from 1 KiB, a busy input's
-/// error tested every 512 bytes (docs/PERFORMANCE.md#avx2-units-128). Its row runs
+/// groups from the first byte at 320 bytes, the aligned path from 1 KiB
+/// (docs/PERFORMANCE.md#avx2-units-128). Its row runs
 /// [`Avx2Units256`]'s main loop (`sharing` in the table), so nothing reads its own
 /// `MAIN_LOOP_BITS` and `ASCII_SKIP_BLOCKS`: they say what a main loop of its own would
 /// start from (the mask of the main loop was not measured on these CPUs).
@@ -186,7 +186,7 @@ impl Schedule for Avx2Units128 {
     const PATHS_OUT_OF_LINE: bool = true;
     const SHORT_ASCII_FROM: usize = tiers::SHORT_ASCII_FROM_UNITS_128;
     const SMALL_GROUPS_BELOW: usize = tiers::SMALL_GROUPS_BELOW_256;
-    const BUSY_ERROR_TEST: usize = tiers::BUSY_ERROR_TEST_UNITS_128;
+    const BUSY_ERROR_TEST: usize = tiers::BUSY_ERROR_TEST_AVX2;
     const GROUP_BRANCHES: bool = true;
     const BUSY_GROUPS_LOOP: bool = true;
     const MAIN_LOOP_BITS: bool = false;
@@ -210,7 +210,7 @@ impl Schedule for Avx2Zen5 {
     const PATHS_OUT_OF_LINE: bool = true;
     const SHORT_ASCII_FROM: usize = tiers::SHORT_ASCII_FROM;
     const SMALL_GROUPS_BELOW: usize = tiers::SMALL_GROUPS_BELOW_256;
-    const BUSY_ERROR_TEST: usize = 0;
+    const BUSY_ERROR_TEST: usize = tiers::BUSY_ERROR_TEST_AVX2;
     const GROUP_BRANCHES: bool = true;
     const BUSY_GROUPS_LOOP: bool = true;
     const MAIN_LOOP_BITS: bool = true;
