@@ -94,10 +94,13 @@ impl Handler {
 /// `vutf8.Utf8Error`, with vutf8's `kind` and `code_point` added). `errors` is the name of
 /// a handler: "strict", "replace", "backslashreplace", "surrogateescape" and "ignore" run
 /// in vutf8; any other is looked up and called by CPython, as `bytes.decode` does.
+/// `short_tried`: the caller found that neither [`latin1_short`] nor [`short_ucs2`] takes
+/// these bytes.
 pub fn decode<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyAny>,
     errors: &str,
+    short_tried: bool,
 ) -> PyResult<Bound<'py, PyString>> {
     let input = Input::new(data)?;
     let copy;
@@ -119,6 +122,19 @@ pub fn decode<'py>(
             b.len()
         });
     }
+    if !short_tried && bytes.len() < SHORT_DECODE_BELOW {
+        let mut staged = [0u8; SHORT_DECODE_BELOW];
+        if let Some(chars) = latin1_short(bytes, &mut staged) {
+            let new = NewStr::new(py, Kind::Latin1, chars)?;
+            // SAFETY: `new` has room for `chars` characters of one byte, the first `chars`
+            // bytes of `staged`.
+            unsafe { std::ptr::copy_nonoverlapping(staged.as_ptr(), new.out().ptr, chars) };
+            return new.finish();
+        }
+        if let Some(text) = short_ucs2(py, bytes)? {
+            return Ok(text);
+        }
+    }
     if let Some(text) = optimistic(py, bytes)? {
         return Ok(text);
     }
@@ -138,6 +154,76 @@ pub fn decode<'py>(
         Some(handler) => damaged(py, bytes, handler),
         None => cpython_decode(py, bytes, errors),
     }
+}
+
+/// Below this many bytes, text that is not ASCII is first tried in one pass on the stack:
+/// [`latin1_short`], then [`short_ucs2`] (`vutf8._vutf8._SHORT_DECODE_BELOW`, for the tests).
+const SHORT_DECODE_BELOW: usize = 256;
+
+/// Short `bytes` (under [`SHORT_DECODE_BELOW`]) that are not ASCII, decoded in one pass into
+/// `out` where every character is below U+0100: ASCII (8 bytes at a time where it runs on)
+/// and two-byte sequences of `C2` or `C3` and a continuation byte, which is all such text can
+/// hold when it is valid UTF-8. The number of characters written, or `None` at the first
+/// other byte (a wider character, or an error), where the measuring paths take over. Short
+/// text of Latin scripts (a few accented letters, no-break spaces) then costs one pass, not
+/// the validation, the measure and the transcoder's call (docs/PYTHON.md, `decode`).
+fn latin1_short(bytes: &[u8], out: &mut [u8; SHORT_DECODE_BELOW]) -> Option<usize> {
+    let n = bytes.len();
+    debug_assert!(n < SHORT_DECODE_BELOW);
+    let (mut i, mut o) = (0, 0);
+    while i < n {
+        if let Some(word) = bytes.get(i..i + 8) {
+            if u64::from_le_bytes(word.try_into().ok()?) & 0x8080_8080_8080_8080 == 0 {
+                out[o..o + 8].copy_from_slice(word);
+                i += 8;
+                o += 8;
+                continue;
+            }
+        }
+        let b = bytes[i];
+        if b < 0x80 {
+            out[o] = b;
+            i += 1;
+        } else if matches!(b, 0xC2 | 0xC3) && bytes.get(i + 1).is_some_and(|&c| is_continuation(c))
+        {
+            // U+0080..U+00FF: the lead's low 2 bits, then the continuation's 6.
+            out[o] = (b << 6) | (bytes[i + 1] & 0x3F);
+            i += 2;
+        } else {
+            return None;
+        }
+        o += 1;
+    }
+    Some(o)
+}
+
+/// Short `bytes` (under [`SHORT_DECODE_BELOW`]) that [`latin1_short`] does not take, by
+/// simdutf's validating conversion to UTF-16 on the stack: the UCS-2 string, or `None`
+/// where the text is invalid or not of UCS-2 (the measuring paths take over). One pass,
+/// where the measuring paths validate, measure and convert.
+fn short_ucs2<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Option<Bound<'py, PyString>>> {
+    debug_assert!(!bytes.is_empty() && bytes.len() < SHORT_DECODE_BELOW);
+    // Only text with a character from U+0100 to U+FFFF: a lead byte from `C4` to `EF`
+    // (Latin-1 text is [`latin1_short`]'s; a lead of `F0` or more is a character above
+    // U+FFFF, a surrogate pair in UTF-16, or an error).
+    if !(0xC4..0xF0).contains(&largest(bytes)) {
+        return Ok(None);
+    }
+    let mut units = [0u16; SHORT_DECODE_BELOW];
+    // SAFETY: `bytes` is valid for its length, and `units` has room for as many UTF-16
+    // units as it has bytes, the most the conversion writes.
+    let n =
+        unsafe { simdutf::convert_utf8_to_utf16(bytes.as_ptr(), bytes.len(), units.as_mut_ptr()) };
+    let units = &units[..n.min(SHORT_DECODE_BELOW)];
+    if units.is_empty() {
+        return Ok(None);
+    }
+    let new = NewStr::new(py, Kind::Ucs2, units.len())?;
+    // SAFETY: `new` has room for `units.len()` characters of two bytes.
+    unsafe {
+        std::ptr::copy_nonoverlapping(units.as_ptr(), new.out().ptr.cast::<u16>(), units.len())
+    };
+    new.finish().map(Some)
 }
 
 /// Whether `bytes` start with more than one error in [`DENSE`] bytes (in their first
@@ -883,11 +969,13 @@ unsafe extern "C" fn decode_fast(
     nargs: ffi::Py_ssize_t,
     kwnames: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
-    // `decode(b)` or `decode(b, "name")` of a short ASCII `bytes`: straight to the string
-    // (valid text: the handler is not used, but must be a `str`, as for `bytes.decode`).
+    // `decode(b)` or `decode(b, "name")` of a short ASCII `bytes`, or of a shorter one of
+    // Latin-1 or UCS-2 text ([`latin1_short`], [`short_ucs2`]): straight to the string (valid
+    // text: the handler is not used, but must be a `str`, as for `bytes.decode`).
     // SAFETY: `args` holds `nargs` borrowed references.
     let named =
         nargs == 1 || (nargs == 2 && unsafe { ffi::PyUnicode_CheckExact(*args.add(1)) } != 0);
+    let mut short_tried = false;
     if named && kwnames.is_null() {
         // SAFETY: `args` holds at least one borrowed reference.
         let data = unsafe { *args };
@@ -902,6 +990,24 @@ unsafe extern "C" fn decode_fast(
                     if let Some(text) = crate::pystr::ascii(bytes) {
                         return text;
                     }
+                } else if len < SHORT_DECODE_BELOW {
+                    short_tried = true;
+                    let mut staged = [0u8; SHORT_DECODE_BELOW];
+                    if let Some(chars) = latin1_short(bytes, &mut staged) {
+                        if let Some(text) = crate::pystr::latin1(&staged[..chars]) {
+                            return text;
+                        }
+                    }
+                    // SAFETY: CPython calls this with the GIL held.
+                    let py = Python::assume_attached();
+                    match short_ucs2(py, bytes) {
+                        Ok(Some(text)) => return text.into_ptr(),
+                        Ok(None) => {}
+                        Err(e) => {
+                            e.restore(py);
+                            return std::ptr::null_mut();
+                        }
+                    }
                 }
             }
         }
@@ -913,11 +1019,16 @@ unsafe extern "C" fn decode_fast(
             // SAFETY: `args` holds `nargs` borrowed references, the second a `str`.
             let data = unsafe { Bound::from_borrowed_ptr(py, *args) };
             if nargs == 1 {
-                return decode(py, &data, "strict");
+                return decode(py, &data, "strict", short_tried);
             }
             // SAFETY: as above.
             let errors = unsafe { Bound::from_borrowed_ptr(py, *args.add(1)) };
-            return decode(py, &data, errors.cast_into::<PyString>()?.to_str()?);
+            return decode(
+                py,
+                &data,
+                errors.cast_into::<PyString>()?.to_str()?,
+                short_tried,
+            );
         }
         // SAFETY: by this function's contract.
         let (data, errors) = unsafe { arguments(py, args, nargs, kwnames) }?;
@@ -934,7 +1045,7 @@ unsafe extern "C" fn decode_fast(
             Some(errors) => errors.to_str()?,
             None => "strict",
         };
-        decode(py, &data, errors)
+        decode(py, &data, errors, false)
     }));
     match result {
         Ok(Ok(text)) => text.into_ptr(),
@@ -1043,5 +1154,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("decode", function)?;
     m.add_function(wrap_pyfunction!(_portable, m)?)?;
     m.add_function(wrap_pyfunction!(_decode_own, m)?)?;
-    m.add_function(wrap_pyfunction!(_decode_simdutf, m)?)
+    m.add_function(wrap_pyfunction!(_decode_simdutf, m)?)?;
+    m.add("_SHORT_DECODE_BELOW", SHORT_DECODE_BELOW)
 }

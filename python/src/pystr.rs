@@ -298,22 +298,42 @@ unsafe impl Send for Out {}
 /// portable way.
 #[inline]
 pub fn ascii(bytes: &[u8]) -> Option<*mut ffi::PyObject> {
+    one_byte(bytes, Kind::Ascii)
+}
+
+/// The string of the Latin-1 characters `chars` (one byte each, at least one of them
+/// `>= 0x80`), made as [`ascii`] makes its own.
+#[inline]
+pub fn latin1(chars: &[u8]) -> Option<*mut ffi::PyObject> {
+    debug_assert!(!chars.is_ascii());
+    one_byte(chars, Kind::Latin1)
+}
+
+/// [`ascii`] and [`latin1`]: a string of `kind` (one byte a character) holding `chars`.
+#[inline]
+fn one_byte(chars: &[u8], kind: Kind) -> Option<*mut ffi::PyObject> {
+    debug_assert!(kind.width() == 1);
     #[cfg(not(windows))]
     if let Some(layout) = layout() {
-        let len = ffi::Py_ssize_t::try_from(bytes.len()).ok()?;
+        let len = ffi::Py_ssize_t::try_from(chars.len()).ok()?;
         // SAFETY: a plain call; a new reference or null with an exception set.
-        let ptr = unsafe { PyUnicode_New(len, 0x7F) };
+        let ptr = unsafe { PyUnicode_New(len, kind.max_char()) };
         if !ptr.is_null() {
-            // SAFETY: the probe checked that an ASCII string keeps its `len` characters at
-            // `layout.ascii`, one byte each.
+            let offset = if kind == Kind::Ascii {
+                layout.ascii
+            } else {
+                layout.compact
+            };
+            // SAFETY: the probe checked that a string of this kind keeps its `len`
+            // characters at `offset`, one byte each.
             unsafe {
-                let data = ptr.cast::<u8>().add(layout.ascii);
-                std::ptr::copy_nonoverlapping(bytes.as_ptr(), data, bytes.len());
+                let data = ptr.cast::<u8>().add(offset);
+                std::ptr::copy_nonoverlapping(chars.as_ptr(), data, chars.len());
             }
         }
         return Some(ptr);
     }
-    let _ = bytes;
+    let _ = (chars, kind);
     None
 }
 

@@ -10,6 +10,8 @@ from vutf8.arrow import ArrowData
 __version__: Final[str]
 #: Inputs of at least this many bytes are read with the GIL released.
 DETACH_MIN: Final[int]
+#: Below this many bytes `decode` first tries text that is not ASCII in one pass (tests).
+_SHORT_DECODE_BELOW: Final[int]
 #: vutf8's repair policies: ("replace", "escape", "windows-1252", "utf8-or-windows-1252",
 #: "drop", "strict").
 POLICIES: Final[tuple[str, ...]]
