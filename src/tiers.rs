@@ -23,7 +23,7 @@
 //! | otherwise                          | the main loop: groups of `LOOP_GROUP` (8) blocks of `BLOCK` (64) bytes between error tests, then single blocks, then the last `BLOCK` bytes re-checked, overlapping | all but AVX-512 |
 //!
 //! On CPUs that run AVX2 on 128-bit units (AMD Zen 1 and Zen+; the backend
-//! the row `arch::avx2units128`, chosen at run time) four AVX2 tiers differ: inputs are tested
+//! the row `arch::avx2units128`, chosen at run time) three AVX2 tiers differ: inputs are tested
 //! for ASCII first from `SHORT_ASCII_FROM_UNITS_128` (16) bytes up, not 8, the
 //! unaligned groups start at `GROUPS_FROM_UNITS_128` (320) and from the first byte, the
 //! medium path starts at the first 64-byte boundary from `MEDIUM_UNALIGNED_BELOW_UNITS_128`
