@@ -94,8 +94,7 @@ impl Handler {
 /// `vutf8.Utf8Error`, with vutf8's `kind` and `code_point` added). `errors` is the name of
 /// a handler: "strict", "replace", "backslashreplace", "surrogateescape" and "ignore" run
 /// in vutf8; any other is looked up and called by CPython, as `bytes.decode` does.
-/// `short_tried`: the caller found that neither [`latin1_short`] nor [`short_ucs2`] takes
-/// these bytes.
+/// `short_tried`: the caller found that [`short_str`] does not take these bytes.
 pub fn decode<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyAny>,
@@ -123,15 +122,7 @@ pub fn decode<'py>(
         });
     }
     if !short_tried && bytes.len() < SHORT_DECODE_BELOW {
-        let mut staged = [0u8; SHORT_DECODE_BELOW];
-        if let Some(chars) = latin1_short(bytes, &mut staged) {
-            let new = NewStr::new(py, Kind::Latin1, chars)?;
-            // SAFETY: `new` has room for `chars` characters of one byte, the first `chars`
-            // bytes of `staged`.
-            unsafe { std::ptr::copy_nonoverlapping(staged.as_ptr(), new.out().ptr, chars) };
-            return new.finish();
-        }
-        if let Some(text) = short_ucs2(py, bytes)? {
+        if let Some(text) = short_str(py, bytes)? {
             return Ok(text);
         }
     }
@@ -159,6 +150,26 @@ pub fn decode<'py>(
 /// Below this many bytes, text that is not ASCII is first tried in one pass on the stack:
 /// [`latin1_short`], then [`short_ucs2`] (`vutf8._vutf8._SHORT_DECODE_BELOW`, for the tests).
 const SHORT_DECODE_BELOW: usize = 256;
+
+/// Short `bytes` (under [`SHORT_DECODE_BELOW`]) that are not ASCII, decoded in one pass on the
+/// stack: Latin-1 text by [`latin1_short`], then UCS-2 text by [`short_ucs2`]; `None` for
+/// the rest (an error, a character above U+FFFF), which the measuring paths take.
+fn short_str<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Option<Bound<'py, PyString>>> {
+    let mut staged = [0u8; SHORT_DECODE_BELOW];
+    let Some(chars) = latin1_short(bytes, &mut staged) else {
+        return short_ucs2(py, bytes);
+    };
+    let staged = &staged[..chars];
+    if let Some(made) = crate::pystr::latin1(staged) {
+        // SAFETY: a new reference to a `str`, or null with an exception set.
+        let text = unsafe { Bound::from_owned_ptr_or_err(py, made)?.cast_into_unchecked() };
+        return Ok(Some(text));
+    }
+    let new = NewStr::new(py, Kind::Latin1, chars)?;
+    // SAFETY: `new` has room for `chars` characters of one byte, the bytes of `staged`.
+    unsafe { std::ptr::copy_nonoverlapping(staged.as_ptr(), new.out().ptr, chars) };
+    new.finish().map(Some)
+}
 
 /// Short `bytes` (under [`SHORT_DECODE_BELOW`]) that are not ASCII, decoded in one pass into
 /// `out` where every character is below U+0100: ASCII (8 bytes at a time where it runs on)
@@ -992,15 +1003,9 @@ unsafe extern "C" fn decode_fast(
                     }
                 } else if len < SHORT_DECODE_BELOW {
                     short_tried = true;
-                    let mut staged = [0u8; SHORT_DECODE_BELOW];
-                    if let Some(chars) = latin1_short(bytes, &mut staged) {
-                        if let Some(text) = crate::pystr::latin1(&staged[..chars]) {
-                            return text;
-                        }
-                    }
                     // SAFETY: CPython calls this with the GIL held.
                     let py = Python::assume_attached();
-                    match short_ucs2(py, bytes) {
+                    match short_str(py, bytes) {
                         Ok(Some(text)) => return text.into_ptr(),
                         Ok(None) => {}
                         Err(e) => {
