@@ -295,3 +295,54 @@ proptest! {
         prop_assert_eq!(scanned(&text, &lens), want);
     }
 }
+
+/// Junk where every byte is an ill-formed part of its own, in runs of every length at
+/// every offset around the 64-byte block (the iterator yields such a run from its bytes),
+/// with lead bytes that a continuation byte follows inside the runs (`C0 80`, `E0 80`,
+/// `ED A0`, `F5 BF`: decoded) and runs that reach the end of the input: every error against
+/// std and the scalar reference; and, stopped after each error, `remaining` and the rest
+/// walked by `fold` (which takes over a run half yielded).
+#[test]
+fn runs_of_one_byte_parts() {
+    let alphabets: [&[u8]; 4] = [
+        b"\xFF",
+        b"\x80\xBF\xF8\xFE",
+        b"\xC0\x80\xE0\x80\xF5\xBF\xFF\xED\xA0",
+        b"\xC2\xFE\xC1\xF7\x9F",
+    ];
+    let mut rng = Rng::new(77);
+    let mut checked = 0;
+    for alphabet in alphabets {
+        for before in [0usize, 1, 7, 56, 63, 64, 65, 120] {
+            for len in (1..=80).chain([127, 128, 129, 200, 511, 512, 513]) {
+                for after in [&b""[..], b"z"] {
+                    let mut input = vec![b'a'; before];
+                    input.extend((0..len).map(|_| alphabet[rng.below(alphabet.len())]));
+                    input.extend_from_slice(after);
+                    check(&input);
+                    let all: Vec<Utf8Error> = errors(&input).collect();
+                    if len % 16 == 1 {
+                        for k in 0..=all.len() {
+                            let mut it = errors(&input);
+                            for want in &all[..k] {
+                                assert_eq!(it.next().as_ref(), Some(want));
+                            }
+                            let end = match k.checked_sub(1).map(|j| all[j]) {
+                                Some(e) => e.valid_up_to() + e.error_len().unwrap_or(input.len()),
+                                None => 0,
+                            };
+                            assert_eq!(it.remaining(), &input[end.min(input.len())..]);
+                            let rest = it.fold(Vec::new(), |mut v, e| {
+                                v.push(e);
+                                v
+                            });
+                            assert_eq!(rest, all[k..], "{input:02X?} after {k}");
+                        }
+                    }
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 2_000, "{checked}");
+}

@@ -19,6 +19,10 @@
 //!         until a stretch has none: back to the fast validator after it
 //! ```
 //!
+//! Eight or more parts of one byte in a row (binary junk, a fill of `FF`) are a *run*: the
+//! iterator takes their bits off the block at once and yields them a byte at a time, each
+//! error from its byte alone (a lead byte from what follows it).
+//!
 //! Valid input costs one call of the fast validator, as [`crate::is_valid`] does; an error
 //! in a stretch costs a few instructions, and its details ([`Utf8Error::kind`], the code
 //! point) a decoding of its few bytes, only when they are asked for ([`Errors::next`], not
@@ -91,16 +95,43 @@ struct Stretch {
     base: usize,
     /// The block being walked.
     k: usize,
-    /// The block being walked, its starts not walked yet.
+    /// Where the block being walked starts: `base + k * BLOCK`.
+    block_at: usize,
+    /// The block being walked, its starts not walked yet (the run's taken off).
     cur: BlockParts,
-    /// Whether the stretch had an ill-formed part: if not, the next one is not searched
-    /// by stretches.
+    /// Where the run of parts of one byte being yielded ends (the bytes from the
+    /// iterator's `pos` to here are each such a part; none where `pos` is not before it).
+    run_end: usize,
+    /// Whether the stretch has an ill-formed part (in a block walked or being walked): if
+    /// not, the next one is not searched by stretches.
     found: bool,
     /// The stretch (by value: the search never has the iterator's address).
     parts: Subparts,
 }
 
 impl Stretch {
+    /// The next ill-formed part of the block being walked (whose `cur.starts` is not 0):
+    /// where it starts and how long it is, taken off the block.
+    #[inline(always)]
+    fn take(&mut self) -> (usize, usize) {
+        let i = self.cur.starts.trailing_zeros();
+        self.cur.starts &= self.cur.starts - 1;
+        (self.block_at + i as usize, self.cur.len_at(i))
+    }
+
+    /// Moves the walk to the stretch's next block; `false` when it has no more.
+    #[inline(always)]
+    fn next_block(&mut self) -> bool {
+        self.k += 1;
+        if self.k >= self.parts.blocks {
+            return false;
+        }
+        self.cur = self.parts.parts[self.k];
+        self.block_at += BLOCK;
+        self.found |= self.cur.starts != 0;
+        true
+    }
+
     /// A stretch that starts at `at`, to be searched by the next step: `at` is where
     /// decoding goes on after valid text or an error.
     #[inline(always)]
@@ -108,10 +139,12 @@ impl Stretch {
         self.active = true;
         self.base = at;
         self.k = 0;
+        self.block_at = at;
         self.cur = BlockParts::default();
         self.parts.blocks = 0;
         self.parts.carry = 0;
         self.found = true;
+        self.run_end = 0;
     }
 }
 
@@ -142,19 +175,13 @@ impl<'a> Errors<'a> {
                 let st = &mut self.stretch;
                 loop {
                     if st.cur.starts != 0 {
-                        let i = st.cur.starts.trailing_zeros();
-                        st.cur.starts &= st.cur.starts - 1;
-                        st.found = true;
-                        let at = st.base + st.k * BLOCK + i as usize;
-                        let n = st.cur.len_at(i);
+                        let (at, n) = st.take();
                         self.pos = at + n;
                         return Some(Found::At(at, n));
                     }
-                    st.k += 1;
-                    if st.k >= st.parts.blocks {
+                    if !st.next_block() {
                         break;
                     }
-                    st.cur = block(&st.parts, st.k);
                 }
                 let end = st.base + st.parts.blocks * BLOCK;
                 if end >= len {
@@ -166,8 +193,9 @@ impl<'a> Errors<'a> {
                     st.parts = crate::arch::subparts(self.bytes, end, st.parts.carry);
                     st.base = end;
                     st.k = 0;
+                    st.block_at = end;
                     st.cur = st.parts.parts[0];
-                    st.found = false;
+                    st.found = st.cur.starts != 0;
                     continue;
                 }
                 // A stretch without errors: the validator again, from the first boundary
@@ -192,19 +220,6 @@ impl<'a> Errors<'a> {
             }
         }
     }
-}
-
-/// Block `k` of `parts`, read without an index into the array (by a chain of selects),
-/// so that the iterator's state can live in registers.
-#[inline(always)]
-fn block(parts: &Subparts, k: usize) -> BlockParts {
-    let mut b = parts.parts[0];
-    for (j, p) in parts.parts.iter().enumerate().skip(1) {
-        if k == j {
-            b = *p;
-        }
-    }
-    b
 }
 
 /// What [`for_each_span`] tells of each error: where it starts and its `error_len`.
@@ -405,6 +420,33 @@ fn quick_error(bytes: &[u8], at: usize, n: usize) -> Option<Utf8Error> {
     })
 }
 
+/// The error of a part of one byte, `byte` at `at`, that is a continuation byte or a
+/// byte that never starts a sequence (`80..BF`, `F8..FF`): its byte alone decides.
+#[inline(always)]
+fn one_byte_error(at: usize, byte: u8) -> Utf8Error {
+    Utf8Error {
+        valid_up_to: at,
+        error_len: 1,
+        kind: ONE_BYTE_KINDS[usize::from(byte)],
+        code_point: Utf8Error::NO_CODE_POINT,
+        sequence_len: SEQUENCE_LENS[usize::from(byte)],
+    }
+}
+
+/// [`QUICK_KINDS`] of a byte that no continuation byte follows, for every byte that can be
+/// a part of one byte (an ASCII byte never is: its entry is never read).
+static ONE_BYTE_KINDS: [crate::reference::error::ErrorKind; 256] = {
+    let mut t = [crate::reference::error::ErrorKind::InvalidByte; 256];
+    let mut b = 0;
+    while b < 256 {
+        if let Some(kind) = QUICK_KINDS[b][0] {
+            t[b] = kind;
+        }
+        b += 1;
+    }
+    t
+};
+
 /// The kind of an ill-formed part of one byte, by the byte and by whether a continuation
 /// byte follows it (index 1), as `decode::decode_fault` decides it, where no code point is
 /// decoded; `None` for the others (an overlong `C0`/`C1`, `E0` or `F0` form, a surrogate,
@@ -438,19 +480,83 @@ static SEQUENCE_LENS: [u8; 256] = {
     t
 };
 
+impl Errors<'_> {
+    /// [`Iterator::next`] past the block being walked: the next error as the search finds
+    /// it.
+    #[inline(never)]
+    fn next_slow(&mut self) -> Option<Utf8Error> {
+        Some(match self.next_found()? {
+            Found::Full(e) => e,
+            Found::At(at, n) => {
+                quick_error(self.bytes, at, n).unwrap_or_else(|| self.error_at(at, n))
+            }
+        })
+    }
+
+    /// The error of a part of one byte in a run whose byte is a lead byte: what follows it
+    /// decides.
+    #[inline(never)]
+    fn lead_in_run(&self, at: usize) -> Utf8Error {
+        quick_error(self.bytes, at, 1).unwrap_or_else(|| decode_at(self.bytes, at))
+    }
+
+    /// The error of the ill-formed part of `n` bytes at `at`, decoded.
+    #[cold]
+    #[inline(never)]
+    fn error_at(&self, at: usize, n: usize) -> Utf8Error {
+        let e = decode_at(self.bytes, at);
+        debug_assert!(e.error_len().is_none_or(|len| len == n));
+        e
+    }
+}
+
 impl Iterator for Errors<'_> {
     type Item = Utf8Error;
 
+    /// The next part of a run of parts of one byte (binary junk, a fill of `FF`), or the
+    /// next part of the block being walked if its details follow from its first bytes (a
+    /// wrong encoding: nearly every error in a stretch), is the whole of a call inlined
+    /// into a `for` loop; the rest is a call of its own, so that the loop's own state stays
+    /// in registers.
     #[inline]
     fn next(&mut self) -> Option<Utf8Error> {
-        Some(match self.next_found()? {
-            Found::Full(e) => e,
-            Found::At(at, n) => quick_error(self.bytes, at, n).unwrap_or_else(|| {
-                let e = decode_at(self.bytes, at);
-                debug_assert!(e.error_len().is_none_or(|len| len == n));
-                e
-            }),
-        })
+        loop {
+            if self.pos < self.stretch.run_end {
+                let at = self.pos;
+                self.pos = at + 1;
+                let byte = self.bytes[at];
+                // A byte that never starts a sequence or a continuation byte (all of `FF`):
+                // its byte decides.
+                if !(0xC0..0xF8).contains(&byte) {
+                    return Some(one_byte_error(at, byte));
+                }
+                return Some(self.lead_in_run(at));
+            }
+            let st = &mut self.stretch;
+            if st.cur.starts != 0 {
+                let i = st.cur.starts.trailing_zeros();
+                let at = st.block_at + i as usize;
+                // 8 parts of one byte in a row (binary junk, a fill of `FF`; fewer are not
+                // worth a run's setting up): a run of them.
+                let ones = st.cur.starts & !st.cur.two;
+                if (ones >> i) as u8 == u8::MAX {
+                    let run = (!(ones >> i)).trailing_zeros();
+                    st.cur.starts &= !((u64::MAX >> (64 - run)) << i);
+                    st.run_end = at + run as usize;
+                    self.pos = at;
+                    continue;
+                }
+                let (at, n) = st.take();
+                self.pos = at + n;
+                if let Some(e) = quick_error(self.bytes, at, n) {
+                    return Some(e);
+                }
+                return Some(self.error_at(at, n));
+            }
+            if !self.stretch.active || !self.stretch.next_block() {
+                return self.next_slow();
+            }
+        }
     }
 
     /// The errors walked from within (`for_each`, `count`, `sum`, ... and `fold` itself):
@@ -460,6 +566,10 @@ impl Iterator for Errors<'_> {
     fn fold<B, F: FnMut(B, Utf8Error) -> B>(mut self, init: B, f: F) -> B {
         let mut acc = init;
         let mut f = f;
+        for at in self.pos..self.stretch.run_end {
+            let e = quick_error(self.bytes, at, 1).unwrap_or_else(|| decode_at(self.bytes, at));
+            acc = f(acc, e);
+        }
         let (pos, dense) = if self.stretch.active {
             // The parts of the stretch in progress (found, not yet yielded), then where its
             // search stopped: after its last block, and the bytes of a sequence or part
@@ -467,19 +577,14 @@ impl Iterator for Errors<'_> {
             let st = &mut self.stretch;
             loop {
                 while st.cur.starts != 0 {
-                    let i = st.cur.starts.trailing_zeros();
-                    st.cur.starts &= st.cur.starts - 1;
-                    st.found = true;
-                    let at = st.base + st.k * BLOCK + i as usize;
-                    let e = quick_error(self.bytes, at, st.cur.len_at(i))
-                        .unwrap_or_else(|| decode_at(self.bytes, at));
+                    let (at, n) = st.take();
+                    let e =
+                        quick_error(self.bytes, at, n).unwrap_or_else(|| decode_at(self.bytes, at));
                     acc = f(acc, e);
                 }
-                st.k += 1;
-                if st.k >= st.parts.blocks {
+                if !st.next_block() {
                     break;
                 }
-                st.cur = block(&st.parts, st.k);
             }
             let end = st.base + st.parts.blocks * BLOCK;
             (end + st.parts.carry.trailing_ones() as usize, st.found)
