@@ -262,3 +262,25 @@ def test_isolated_bytes_at_every_place_of_a_block() -> None:
                 ):
                     assert_same(data, "replace")
                     assert_same(data, "surrogateescape")
+
+
+def test_dense_damage_with_every_handler() -> None:
+    """Random bytes and binary junk (one error in a few bytes: `surrogateescape` and
+    `replace` go from error to error by vutf8's search), with valid characters of every
+    width among them (a character above U+FFFF makes the string wider on the way), long
+    valid runs, and a sequence that the end leaves open, at lengths across the probe
+    (4 KiB) and the vector blocks."""
+    rng = random.Random(31)
+    wide = ["é", "\u20ac", "\U0001f600", "a" * 40, "\u4e2d" * 9]
+    checked = 0
+    for length in (3, 17, 64, 65, 200, 1000, 4095, 4096, 4097, 20000):
+        for mix in range(4):
+            data = bytearray(rng.randbytes(length))
+            for _ in range(mix * length // 50):
+                at = rng.randrange(len(data) + 1)
+                data[at:at] = rng.choice(wide).encode()
+            for end in (b"", b"\xf0\x9f", b"\xe2", b"z"):
+                for errors in HANDLERS:
+                    assert_same(bytes(data) + end, errors)
+                checked += 1
+    assert checked == 160
