@@ -575,6 +575,7 @@ impl Iterator for Errors<'_> {
     fn fold<B, F: FnMut(B, Utf8Error) -> B>(mut self, init: B, f: F) -> B {
         let mut acc = init;
         let mut f = f;
+        // What a run in progress still holds (its bits are off the block already).
         for at in self.pos..self.stretch.run_end {
             let e = quick_error(self.bytes, at, 1).unwrap_or_else(|| decode_at(self.bytes, at));
             acc = f(acc, e);
