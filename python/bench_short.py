@@ -4,11 +4,12 @@ case (bench.py's calls), the median of the rounds.
 
     python python/bench_short.py [--corpus DIR | --cases FILE] [--save FILE] [--rounds N] [PKG ...]
 
-The cases are bench.py's: 100 bytes from the middle of each real text (target/real-corpus, from
-scripts/real-corpus.sh), cut at a character boundary, plus English. `--save FILE` writes them to
-a JSON file and `--cases FILE` reads them from one, for a machine without the corpus. Each PKG is
-a folder with a `vutf8` package in it (`pip install --no-deps --target PKG WHEEL`); every round
-times each in a process of its own, in turn. Without PKG: the installed vutf8.
+The cases are bench.py's (bench_texts.py): 100 bytes from the middle of each real text
+(target/real-corpus, from scripts/real-corpus.sh), cut at a character boundary. `--save FILE`
+writes them to a JSON file and `--cases FILE` reads them from one, for a machine without the
+corpus. Each PKG is a folder with a `vutf8` package in it (`pip install --no-deps --target PKG
+WHEEL`); every round times each in a process of its own, in turn. Without PKG: the installed
+vutf8.
 """
 
 from __future__ import annotations
@@ -21,27 +22,9 @@ import sys
 import timeit
 from pathlib import Path
 
+from bench_texts import DECODE_TEXTS, cpu_model, middle, valid_prefix
+
 ROOT = Path(__file__).resolve().parents[1]
-TEXTS = [
-    ("ru man pages", "man/manpages-ru.man"),
-    ("ja text", "text/debian-reference.ja.txt"),
-    ("zh-cn text", "text/debian-reference.zh-cn.txt"),
-    ("de text", "text/debian-reference.de.txt"),
-    ("en text", "text/debian-reference.en.txt"),
-]
-
-
-def sample(data: bytes, n: int = 100) -> bytes:
-    """bench.py's: from the first character boundary after the middle, the longest prefix of at
-    most `n` bytes that ends on one."""
-    at = len(data) // 2
-    while at < len(data) and 0x80 <= data[at] < 0xC0:
-        at += 1
-    data = data[at:]
-    n = min(n, len(data))
-    while n < len(data) and 0x80 <= data[n] < 0xC0:
-        n -= 1
-    return data[:n]
 
 
 def ratios(cases: dict[str, bytes]) -> dict[str, float]:
@@ -70,7 +53,10 @@ def main() -> None:
     if args.cases:
         cases = {k: bytes.fromhex(v) for k, v in json.loads(args.cases.read_text()).items()}
     else:
-        cases = {name: sample((args.corpus / rel).read_bytes()) for name, rel in TEXTS}
+        cases = {}
+        for name, rel in DECODE_TEXTS:
+            whole = (args.corpus / rel).read_bytes()
+            cases[name] = valid_prefix(whole[middle(whole) :], 100)
     if args.save:
         args.save.write_text(json.dumps({k: v.hex() for k, v in cases.items()}))
     if args.child is not None:
@@ -78,9 +64,7 @@ def main() -> None:
             sys.path.insert(0, args.child)
         print(json.dumps(ratios(cases)))
         return
-    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
-                if line.startswith("model name")), "unknown CPU")
-    print(f"{cpu}; Python {sys.version.split()[0]}; vutf8.decode ÷ bytes.decode, "
+    print(f"{cpu_model()}; Python {sys.version.split()[0]}; vutf8.decode ÷ bytes.decode, "
           f"median of {args.rounds} rounds (above 1: vutf8 faster)")
     builds = [str(p.resolve()) for p in args.pkg] or [""]
     found: dict[str, dict[str, list[float]]] = {b: {} for b in builds}
