@@ -430,6 +430,12 @@ fn quick_error(bytes: &[u8], at: usize, n: usize) -> Option<Utf8Error> {
     })
 }
 
+/// The error of the ill-formed part of `n` bytes at `at`: [`quick_error`]'s, else decoded.
+#[inline(always)]
+fn part_error(bytes: &[u8], at: usize, n: usize) -> Utf8Error {
+    quick_error(bytes, at, n).unwrap_or_else(|| decode_at(bytes, at))
+}
+
 /// The error of a part of one byte, `byte` at `at`, that is a continuation byte or a
 /// byte that never starts a sequence (`80..BF`, `F8..FF`): its byte alone decides.
 #[inline(always)]
@@ -507,7 +513,7 @@ impl Errors<'_> {
     /// decides.
     #[inline(never)]
     fn lead_in_run(&self, at: usize) -> Utf8Error {
-        quick_error(self.bytes, at, 1).unwrap_or_else(|| decode_at(self.bytes, at))
+        part_error(self.bytes, at, 1)
     }
 
     /// The error of the ill-formed part of `n` bytes at `at`, decoded.
@@ -577,8 +583,7 @@ impl Iterator for Errors<'_> {
         let mut f = f;
         // What a run in progress still holds (its bits are off the block already).
         for at in self.pos..self.stretch.run_end {
-            let e = quick_error(self.bytes, at, 1).unwrap_or_else(|| decode_at(self.bytes, at));
-            acc = f(acc, e);
+            acc = f(acc, part_error(self.bytes, at, 1));
         }
         let (pos, dense) = if self.stretch.active {
             // The parts of the stretch in progress (found, not yet yielded), then where its
@@ -588,9 +593,7 @@ impl Iterator for Errors<'_> {
             loop {
                 while st.cur.starts != 0 {
                     let (at, n) = st.take();
-                    let e =
-                        quick_error(self.bytes, at, n).unwrap_or_else(|| decode_at(self.bytes, at));
-                    acc = f(acc, e);
+                    acc = f(acc, part_error(self.bytes, at, n));
                 }
                 if !st.next_block() {
                     break;
@@ -625,10 +628,9 @@ impl<B, F: FnMut(B, Utf8Error) -> B> OnSpan for Folder<'_, B, F> {
     #[inline(always)]
     fn span(&mut self, start: usize, error_len: Option<usize>) {
         let e = match error_len {
-            Some(n) => quick_error(self.bytes, start, n),
-            None => None,
-        }
-        .unwrap_or_else(|| decode_at(self.bytes, start));
+            Some(n) => part_error(self.bytes, start, n),
+            None => decode_at(self.bytes, start),
+        };
         if let Some(acc) = self.acc.take() {
             self.acc = Some((self.f)(acc, e));
         }
