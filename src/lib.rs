@@ -30,7 +30,8 @@
 //!   continuation test, the table of well-formed sequences, character boundaries.
 //! - Profiles and tools on the same engine: [`legacy`] (the original 1-to-6-octet UTF-8),
 //!   [`netutf`] (the 1992 "UTF", later UTF-1), [`strip_bom`], [`from_utf8_lossy`] and
-//!   [`Repairer`] (lossy decoding), [`count_chars`] and [`validate_and_count`]. See
+//!   [`Repairer`] (lossy decoding), [`to_wtf8_surrogateescape`] (Python's `surrogateescape`),
+//!   [`count_chars`] and [`validate_and_count`]. See
 //!   `docs/PROFILES.md`.
 //! - [`Validator`] checks a stream that arrives in chunks of any size, with error offsets
 //!   counted from the start of the stream; `Reader` and `StrChunks` (feature `std`)
@@ -82,7 +83,7 @@ pub use backend::Backend;
 pub use bom::{has_bom, strip_bom, strip_bom_str, UTF8_BOM};
 pub use damaged::every_error::{errors, ErrorScanner, Errors};
 #[cfg(feature = "alloc")]
-pub use damaged::lossy::{from_utf8_lossy, Repairer};
+pub use damaged::lossy::{from_utf8_lossy, to_wtf8_surrogateescape, Repairer};
 pub use engine::count::{count_chars, validate_and_count};
 pub use engine::{from_utf8, from_utf8_mut, is_valid};
 pub use formats::{legacy, netutf};

@@ -168,3 +168,86 @@ fn random_chunk_boundaries() {
         assert_eq!(streamed(&text, &lens), want, "chunks {lens:?}");
     }
 }
+
+/// `to_wtf8_surrogateescape` by std's `Utf8Chunks` (the same maximal subparts): each valid
+/// run kept, each byte of each invalid part as the WTF-8 bytes of U+DC00 + the byte.
+fn surrogateescape_reference(input: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for chunk in input.utf8_chunks() {
+        out.extend_from_slice(chunk.valid().as_bytes());
+        for &b in chunk.invalid() {
+            let c = 0xDC00 | u32::from(b);
+            out.extend_from_slice(&[
+                0xE0 | (c >> 12) as u8,
+                0x80 | (c >> 6 & 0x3F) as u8,
+                0x80 | (c & 0x3F) as u8,
+            ]);
+        }
+    }
+    out
+}
+
+/// Byte for byte its reference, borrowed exactly when the input is valid, and the input
+/// back from the text (each surrogate its byte).
+fn check_surrogateescape(input: &[u8]) {
+    let got = vutf8::to_wtf8_surrogateescape(input);
+    assert_eq!(
+        &got[..],
+        &surrogateescape_reference(input)[..],
+        "{input:02X?}"
+    );
+    assert_eq!(
+        matches!(got, std::borrow::Cow::Borrowed(_)),
+        std::str::from_utf8(input).is_ok()
+    );
+    let mut back = Vec::new();
+    let mut i = 0;
+    while i < got.len() {
+        if got[i] == 0xED && got[i + 1] >= 0xB2 {
+            back.push(0x80 | (got[i + 1] & 1) << 6 | (got[i + 2] & 0x3F));
+            i += 3;
+        } else {
+            back.push(got[i]);
+            i += 1;
+        }
+    }
+    assert_eq!(back, input);
+}
+
+#[test]
+fn surrogateescape_equals_its_reference() {
+    let mut rng = Rng::new(383);
+    let nasty = [
+        0x80u8, 0xBF, 0xC0, 0xC2, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF,
+    ];
+    let mut count = 0;
+    for &(input, _) in WORKED {
+        check_surrogateescape(&hex(input));
+        count += 1;
+    }
+    for script in Script::ALL {
+        for round in 0..30 {
+            let mut text = generate(script, 64 + rng.below(3000), round);
+            check_surrogateescape(&text);
+            for _ in 0..[1usize, 3, 30, 500][round as usize % 4].min(text.len()) {
+                let i = rng.below(text.len());
+                text[i] = nasty[rng.below(nasty.len())];
+            }
+            check_surrogateescape(&text);
+            count += 2;
+        }
+    }
+    // Noise, `FF`s and Latin-1 at every length around the block and the short path's limit.
+    let block = vutf8::tiers::BLOCK;
+    for len in (0..=6 * block + 3).filter(|n| n % block < 4 || n % block > block - 4 || *n < 8) {
+        let noise: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
+        let latin1: Vec<u8> = (0..len)
+            .map(|k| if k % 7 == 3 { 0xE9 } else { b'a' })
+            .collect();
+        for input in [noise, vec![0xFF; len], latin1] {
+            check_surrogateescape(&input);
+            count += 1;
+        }
+    }
+    eprintln!("surrogateescape: {count} cases against the reference");
+}

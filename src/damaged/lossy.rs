@@ -14,6 +14,9 @@
 //! one copy of a block's bytes into room made once per block. Why, and what it gained:
 //! docs/PERFORMANCE.md, "Damaged text".
 //!
+//! [`to_wtf8_surrogateescape`] writes each byte of a part as a lone surrogate instead (Python's
+//! `surrogateescape`, in WTF-8), by the same writers.
+//!
 //! [`Repairer`] does the same on a stream, in constant memory, on
 //! [`crate::ErrorScanner`]: the scanner holds back at most three bytes of a
 //! sequence split across chunks, and the output on a sequence of chunks equals
@@ -46,9 +49,43 @@ pub fn from_utf8_lossy(input: &[u8]) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Decodes bytes as Python's `bytes.decode('utf-8', 'surrogateescape')` does (PEP 383), into
+/// WTF-8: valid UTF-8 is kept, and each byte `b` of each ill-formed part (maximal subpart,
+/// as [`from_utf8_lossy`] replaces) becomes the lone surrogate U+DC00 + `b` (U+DC80 to
+/// U+DCFF), written as WTF-8 writes it: `ED`, `B2` or `B3`, then `80 | (b & 0x3F)`. The
+/// bytes come back from the text exactly (each such surrogate is its byte), and a
+/// transcoder of valid UTF-8 to UTF-16 or UTF-32 that decodes by the bits of each sequence
+/// makes Python's string of them. Valid input is returned borrowed after one pass of the
+/// validator; otherwise one pass as [`from_utf8_lossy`]'s.
+///
+/// ```
+/// let wtf8 = vutf8::to_wtf8_surrogateescape(b"caf\xE9 \xF0\x9F\x98");
+/// assert_eq!(&wtf8[..], b"caf\xED\xB3\xA9 \xED\xB3\xB0\xED\xB2\x9F\xED\xB2\x98");
+/// ```
+pub fn to_wtf8_surrogateescape(input: &[u8]) -> Cow<'_, [u8]> {
+    let first = match crate::engine::validate(input) {
+        Ok(()) => return Cow::Borrowed(input),
+        Err(e) => e,
+    };
+    let mut out = Vec::with_capacity(input.len() + SLACK);
+    repair_parts_into::<SurrogateEscape>(input, Some(first), &mut out);
+    Cow::Owned(out)
+}
+
 /// How an ill-formed part is written by [`repair_parts`]: U+FFFD for lossy decoding, or
 /// each byte of it as the records' policies write it (`crate::records::Policy`).
 pub(crate) trait PartText {
+    /// Whether the text of a part is whole characters (UTF-8), which [`repair_parts`] may
+    /// append to a `String`; not so for [`SurrogateEscape`]'s WTF-8.
+    const CHARACTERS: bool = true;
+
+    /// How a valid run before a part is copied in a block of [`DENSE_PARTS`] parts or more
+    /// ([`Sink::short_run`]): `BLOCK`, one copy of a whole block whatever its length, for
+    /// U+FFFD (one store a part); 16, a copy of 16 bytes and of the block only for a
+    /// longer run, for the texts of a store per byte, where the block's copy is the most of
+    /// the stores on text damaged every few bytes (docs/PERFORMANCE.md, "Damaged text").
+    const RUN_FIRST: usize = 16;
+
     /// Appends the text of the ill-formed part `part` (1 to 3 bytes; none of them ASCII).
     fn part(out: &mut Sink, part: &[u8]);
 
@@ -95,6 +132,8 @@ static REPLACEMENTS: [u8; 3 * BLOCK] = {
 pub(crate) struct Replacement;
 
 impl PartText for Replacement {
+    const RUN_FIRST: usize = BLOCK;
+
     #[inline(always)]
     fn part(out: &mut Sink, _part: &[u8]) {
         out.replacement();
@@ -120,12 +159,81 @@ impl PartText for Replacement {
     }
 }
 
+/// [`to_wtf8_surrogateescape`]: each byte of a part as its lone surrogate U+DC00 + byte, in
+/// three bytes (`ED B2..B3 80..BF`).
+struct SurrogateEscape;
+
+impl SurrogateEscape {
+    /// The three bytes of U+DC00 + `b` (then a zero), `b` not ASCII: one load from a table,
+    /// where the bytes made from `b` would be stored one by one.
+    #[inline(always)]
+    fn of(b: u8) -> [u8; 4] {
+        SURROGATES[usize::from(b)]
+    }
+}
+
+/// [`SurrogateEscape::of`] of every byte (ASCII too, never asked for).
+static SURROGATES: [[u8; 4]; 256] = {
+    let mut t = [[0u8; 4]; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = [0xED, 0xB2 | (b >> 6 & 1) as u8, 0x80 | (b & 0x3F) as u8, 0];
+        b += 1;
+    }
+    t
+};
+
+impl PartText for SurrogateEscape {
+    const CHARACTERS: bool = false;
+
+    #[inline(always)]
+    fn part(out: &mut Sink, part: &[u8]) {
+        Self::one_byte_parts(out, part);
+    }
+
+    #[inline(always)]
+    fn one_byte_parts(out: &mut Sink, bytes: &[u8]) {
+        for &b in bytes {
+            out.four(Self::of(b), 3);
+        }
+    }
+
+    #[inline(always)]
+    fn one_byte_block(out: &mut Sink, input: &[u8], base: usize) {
+        for &b in &input[base..base + BLOCK] {
+            // SAFETY: the caller made room for `PART_ROOM` >= 4 bytes for each byte.
+            unsafe { out.put4(Self::of(b), 3) };
+        }
+    }
+
+    /// Three stores at fixed places, one for each byte a part can have, then the length
+    /// taking those of the part (the stores do not wait for each other's lengths).
+    #[inline(always)]
+    fn part_at(out: &mut Sink, input: &[u8], at: usize, n: usize) {
+        for (j, &b) in input[at..at + 3].iter().enumerate() {
+            // SAFETY: the caller made room for `PART_ROOM` = 12 >= 2 * 3 + 4 bytes.
+            unsafe { out.put4_at(3 * j, Self::of(b)) };
+        }
+        // SAFETY: as above.
+        unsafe { out.advance(3 * n) };
+    }
+}
+
 /// Appends `input` to `out` with each ill-formed part written by `P`: the valid runs
 /// copied, the errors found by [`crate::damaged::every_error::for_each_span`]. `first`, when the caller
 /// has it, is the input's first error (the search goes on after it, by stretches). A short
 /// input (a log line's) is searched by one stretch at once ([`repair_short`]): the
 /// validator's call and its error's exact place cost more there than the stretch.
 pub(crate) fn repair_parts<P: PartText>(input: &[u8], first: Option<Utf8Error>, out: &mut String) {
+    const { assert!(P::CHARACTERS) };
+    // SAFETY: only valid UTF-8 is appended to `out`'s text: the runs between errors, which
+    // come in order, every one of them, and what `P` writes for each error (whole
+    // characters, asserted above).
+    repair_parts_into::<P>(input, first, unsafe { out.as_mut_vec() });
+}
+
+/// [`repair_parts`] into bytes.
+fn repair_parts_into<P: PartText>(input: &[u8], first: Option<Utf8Error>, out: &mut Vec<u8>) {
     if input.len() < SHORT_BY_STRETCHES {
         repair_short::<P>(input, out);
         return;
@@ -155,7 +263,7 @@ pub(crate) fn repair_parts<P: PartText>(input: &[u8], first: Option<Utf8Error>, 
 /// that the end leaves open is written as the part of the bytes it has, which it is for
 /// every `P`.
 #[inline(never)]
-fn repair_short<P: PartText>(input: &[u8], out: &mut String) {
+fn repair_short<P: PartText>(input: &[u8], out: &mut Vec<u8>) {
     const AFTER: usize = (1 + BLOCKS_AFTER) * BLOCK;
     let len = input.len();
     let mut room = [core::mem::MaybeUninit::<u8>::uninit(); SHORT_BY_STRETCHES + AFTER];
@@ -192,14 +300,11 @@ struct Repairs<'i, 'v, P> {
 impl<'i, 'v, P: PartText> Repairs<'i, 'v, P> {
     /// A writer of the first `end` bytes of `input` (the bytes after them may be read by
     /// whole-block copies), after the text of `out`.
-    fn new(input: &'i [u8], end: usize, out: &'v mut String) -> Self {
+    fn new(input: &'i [u8], end: usize, out: &'v mut Vec<u8>) -> Self {
         Repairs {
             input,
             end,
-            // SAFETY: only valid UTF-8 is appended to `out`'s text: the runs between
-            // errors, which come in order, every one of them, and what `P` writes for each
-            // error (whole characters).
-            out: Sink::after(unsafe { out.as_mut_vec() }),
+            out: Sink::after(out),
             valid_from: 0,
             part: core::marker::PhantomData,
         }
@@ -248,13 +353,28 @@ impl<P: PartText> OnSpan for Repairs<'_, '_, P> {
         debug_assert!((base..=base + 3).contains(&self.valid_from));
         self.out
             .room_for((BLOCK + 3) * PART_ROOM / 3 + BLOCK + PART_ROOM);
-        let mut from = self.valid_from;
+        let from = self.valid_from;
         if p.starts == u64::MAX && p.two | p.three == 0 {
             // Every byte a part of its own (binary junk, `FF FF FF`).
             P::one_byte_block(&mut self.out, self.input, base);
             self.valid_from = base + BLOCK;
             return;
         }
+        // Runs copied 16 bytes first where a part's text is a store per byte and the
+        // block's parts are many (short runs), else by a copy of a whole block.
+        if P::RUN_FIRST < BLOCK && p.starts.count_ones() >= DENSE_PARTS {
+            self.block_parts(base, p, from, P::RUN_FIRST);
+        } else {
+            self.block_parts(base, p, from, BLOCK);
+        }
+    }
+}
+
+impl<P: PartText> Repairs<'_, '_, P> {
+    /// The runs and parts of [`block`](OnSpan::block) from `from`, each run copied by
+    /// [`Sink::short_run`] `first` bytes first.
+    #[inline(always)]
+    fn block_parts(&mut self, base: usize, p: BlockParts, mut from: usize, first: usize) {
         let mut starts = p.starts;
         while starts != 0 {
             let i = starts.trailing_zeros();
@@ -262,20 +382,24 @@ impl<P: PartText> OnSpan for Repairs<'_, '_, P> {
             let at = base + i as usize;
             let n = p.len_at(i);
             // SAFETY: `from <= at < base + BLOCK`, and a block's bytes from `from` lie in
-            // the input (`BLOCKS_AFTER` blocks follow this one); room was made above for
-            // the runs and parts of a block (each byte written at most 4 bytes, a copy
+            // the input (`BLOCKS_AFTER` blocks follow this one); room was made by `block`
+            // for the runs and parts of a block (each byte written at most 4 bytes, a copy
             // reaching `BLOCK` bytes past the text, a part `PART_ROOM`).
-            unsafe { self.out.short_run(self.input, from, at) };
+            unsafe { self.out.short_run(self.input, from, at, first) };
             P::part_at(&mut self.out, self.input, at, n);
             from = at + n;
         }
         // The rest of the block (none if its last part reaches past it), to the input's end.
         let to = from.max((base + BLOCK).min(self.end));
         // SAFETY: as above, `to - from <= BLOCK`.
-        unsafe { self.out.short_run(self.input, from, to) };
+        unsafe { self.out.short_run(self.input, from, to, first) };
         self.valid_from = to;
     }
 }
+
+/// The parts of a block from which [`PartText::RUN_FIRST`] applies (runs of 8 bytes or
+/// fewer on average; random bytes have some 30 parts a block, Latin-1 text one or two).
+const DENSE_PARTS: u32 = 8;
 
 /// [`repair_parts`] searches an input shorter than this by one stretch from its start,
 /// without asking the validator first ([`repair_short`]).
@@ -374,19 +498,25 @@ impl<'v> Sink<'v> {
         }
     }
 
-    /// Appends `input[from..to]` (at most `BLOCK` bytes) by one copy of `BLOCK` bytes, the
-    /// length taking only the run's.
+    /// Appends `input[from..to]` (at most `BLOCK` bytes) by one copy of `first` bytes (at
+    /// most `BLOCK`), then of `BLOCK` if the run is longer, the length taking only the run's.
     ///
     /// # Safety
     /// `to - from <= BLOCK`, `input[from..from + BLOCK]` exists, and there is room for
     /// `BLOCK` more bytes.
     #[inline(always)]
-    pub(crate) unsafe fn short_run(&mut self, input: &[u8], from: usize, to: usize) {
+    pub(crate) unsafe fn short_run(&mut self, input: &[u8], from: usize, to: usize, first: usize) {
         debug_assert!(from <= to && to - from <= BLOCK && from + BLOCK <= input.len());
-        debug_assert!(self.cap - self.len >= BLOCK);
+        debug_assert!(self.cap - self.len >= BLOCK && first <= BLOCK);
         // SAFETY: the caller's guarantees.
         unsafe {
-            core::ptr::copy_nonoverlapping(input.as_ptr().add(from), self.ptr.add(self.len), BLOCK)
+            let (src, dst) = (input.as_ptr().add(from), self.ptr.add(self.len));
+            if first < BLOCK {
+                core::ptr::copy_nonoverlapping(src, dst, first);
+            }
+            if first == BLOCK || to - from > first {
+                core::ptr::copy_nonoverlapping(src, dst, BLOCK);
+            }
         };
         self.len += to - from;
     }
@@ -421,6 +551,33 @@ impl<'v> Sink<'v> {
                 .cast::<[u8; 4]>()
                 .write_unaligned(bytes)
         };
+        self.len += n;
+    }
+
+    /// Stores `bytes` `offset` bytes past the text, which does not grow (see
+    /// [`advance`](Sink::advance)), without a check of the room.
+    ///
+    /// # Safety
+    /// There is room for `offset + 4` more bytes.
+    #[inline(always)]
+    pub(crate) unsafe fn put4_at(&mut self, offset: usize, bytes: [u8; 4]) {
+        debug_assert!(self.cap - self.len >= offset + 4);
+        // SAFETY: the caller's guarantee.
+        unsafe {
+            self.ptr
+                .add(self.len + offset)
+                .cast::<[u8; 4]>()
+                .write_unaligned(bytes)
+        };
+    }
+
+    /// Takes the next `n` bytes past the text into it.
+    ///
+    /// # Safety
+    /// They are written (by [`put4_at`](Sink::put4_at)), and there is room for them.
+    #[inline(always)]
+    pub(crate) unsafe fn advance(&mut self, n: usize) {
+        debug_assert!(self.cap - self.len >= n);
         self.len += n;
     }
 
