@@ -126,23 +126,23 @@ pub fn decode<'py>(
             return Ok(text);
         }
     }
-    if let Some(text) = optimistic(py, bytes)? {
-        return Ok(text);
+    let sparse = sparse_head(bytes);
+    if sparse && bytes.len() >= SPARSE_MIN {
+        if let Some(text) = optimistic(py, bytes)? {
+            return Ok(text);
+        }
     }
     if let Some(shape) = run(py, bytes, shape_of_valid)? {
         return str_of_shape(py, bytes, shape);
     }
     match Handler::named(errors) {
         Some(Handler::Strict) => Err(strict_error(&input, data, bytes)),
-        // Where errors are dense, U+FFFD per ill-formed part is vutf8's lossy decoding,
-        // whose search of damaged text goes a block at a time (`vutf8::from_utf8_lossy`),
-        // then the valid text's transcoding; where they are sparse (Latin-1 text), the
-        // transcoding loop that replaces as it goes is faster (docs/PYTHON.md, `decode`).
-        Some(Handler::Replace) if dense_errors(bytes) => {
-            let text = run(py, bytes, |b| vutf8::from_utf8_lossy(b).into_owned())?;
-            valid_str(py, text.as_bytes())
-        }
-        Some(handler) => damaged(py, bytes, handler),
+        // Text that is mostly ASCII (Latin-1 text) is decoded by vutf8's loop, which
+        // writes each part as it goes; other text (random bytes, binary junk, CJK text with
+        // an error) as UTF-8 first, each part written as the handler says, then transcoded
+        // (docs/PYTHON.md, `decode`).
+        Some(handler) if sparse => damaged(py, bytes, handler),
+        Some(handler) => by_utf8(py, bytes, handler),
         None => cpython_decode(py, bytes, errors),
     }
 }
@@ -237,24 +237,71 @@ fn short_ucs2<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Option<Bound<'py, 
     new.finish().map(Some)
 }
 
-/// Whether `bytes` start with more than one error in [`DENSE`] bytes (in their first
-/// [`PROBE`] bytes): random bytes and binary junk, not text in another encoding.
-fn dense_errors(bytes: &[u8]) -> bool {
-    let head = &bytes[..bytes.len().min(PROBE)];
-    let enough = head.len() / DENSE + 1;
-    vutf8::errors(head).take(enough).count() == enough
+/// Whether the first [`PROBE`] bytes of `bytes` have fewer continuation bytes than 1 in
+/// [`SPARSE`]: text vutf8's loop decodes faster than simdutf (mostly ASCII).
+fn sparse_head(bytes: &[u8]) -> bool {
+    let look = &bytes[..bytes.len().min(PROBE)];
+    (look.len() - Shape::of_any(look).chars) * SPARSE < look.len()
 }
 
-/// The density of errors from which [`decode`]'s `replace` goes by vutf8's lossy
-/// decoding: one error in 8 bytes (Latin-1 text has one in 30 or more, random bytes one
-/// in 2 or 3).
-const DENSE: usize = 8;
+/// Damaged text that is not mostly ASCII, under `handler` (not `Strict`): written as UTF-8
+/// first by vutf8's writers of damaged text (each ill-formed part as the handler says; for
+/// `surrogateescape` in WTF-8, each byte as the three bytes of U+DC00 + the byte, which
+/// simdutf's transcoder of valid text decodes by their bits as any character of three
+/// bytes), then transcoded as valid text is.
+fn by_utf8<'py>(py: Python<'py>, bytes: &[u8], handler: Handler) -> PyResult<Bound<'py, PyString>> {
+    let text = run(py, bytes, |b| written(b, handler))?;
+    let shape = run(py, &text, Shape::of_any)?;
+    make(py, &text, shape.kind(), shape.chars, |out, b| {
+        // SAFETY: `b` is UTF-8 (lone surrogates allowed) of `shape.chars` characters whose
+        // widest is of `shape.kind()`, the kind and length of `out`.
+        unsafe { fill_valid(out, b) }
+    })
+}
 
-/// The `str` of `bytes`, which are valid UTF-8, in its narrowest form.
-fn valid_str<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Bound<'py, PyString>> {
-    let shape = run(py, bytes, shape_of_valid)?
-        .ok_or_else(|| PyValueError::new_err("vutf8: internal error: lossy text found invalid"))?;
-    str_of_shape(py, bytes, shape)
+/// `bytes` with each ill-formed part written as `handler` says, as UTF-8 (WTF-8 for
+/// `surrogateescape`: [`by_utf8`]).
+fn written(bytes: &[u8], handler: Handler) -> Vec<u8> {
+    match handler {
+        Handler::Replace => vutf8::from_utf8_lossy(bytes).into_owned().into_bytes(),
+        Handler::SurrogateEscape => vutf8::to_wtf8_surrogateescape(bytes).into_owned(),
+        Handler::BackslashReplace => {
+            let mut text = String::with_capacity(bytes.len());
+            vutf8::records::Policy::Escape.append_text(bytes, &mut text);
+            text.into_bytes()
+        }
+        Handler::Ignore | Handler::Strict => without_parts(bytes),
+    }
+}
+
+/// `bytes` without their ill-formed parts (`ignore`).
+fn without_parts(bytes: &[u8]) -> Vec<u8> {
+    // Room for the valid bytes, and 16 more for the copies of short runs.
+    let mut out = Vec::<u8>::with_capacity(bytes.len() + BLOCK);
+    let src = bytes.as_ptr();
+    let dst = out.as_mut_ptr();
+    let mut o = 0;
+    let mut from = 0;
+    vutf8::errors(bytes).for_each(|error| {
+        let at = error.valid_up_to();
+        if at - from <= BLOCK && from + BLOCK <= bytes.len() {
+            // A short run (random bytes' are) by one copy of 16 bytes: those past the run
+            // are written over next, or left past the end.
+            // SAFETY: 16 bytes from `from` are in `bytes`; `o <= from`, so `o + 16` is
+            // within the room.
+            unsafe { std::ptr::copy_nonoverlapping(src.add(from), dst.add(o), BLOCK) };
+        } else {
+            // SAFETY: the run is in `bytes`; `o + at - from <= at` is within the room.
+            unsafe { std::ptr::copy_nonoverlapping(src.add(from), dst.add(o), at - from) };
+        }
+        o += at - from;
+        from = error.error_len().map_or(bytes.len(), |n| at + n);
+    });
+    // SAFETY: the last run is in `bytes`; `o + bytes.len() - from <= bytes.len()`.
+    unsafe { std::ptr::copy_nonoverlapping(src.add(from), dst.add(o), bytes.len() - from) };
+    // SAFETY: the first `o + bytes.len() - from` bytes are written.
+    unsafe { out.set_len(o + bytes.len() - from) };
+    out
 }
 
 /// The `str` of `bytes`, valid UTF-8 of `shape`: by the sparse transcoder where a wide
@@ -404,6 +451,23 @@ impl Shape {
         Kind::of_max_byte(self.max_byte)
     }
 
+    /// The shape of UTF-8 `bytes` (lone surrogates allowed), not validated: in one pass,
+    /// each 64 bytes' continuation bytes and largest byte at once, counted in bytes, which
+    /// the compiler vectorizes well (a count straight into a `usize` widens every byte to
+    /// 64 bits).
+    fn of_any(bytes: &[u8]) -> Shape {
+        let (continuation, max_byte) = bytes.chunks(64).fold((0, 0), |(count, max), chunk| {
+            let (c, m) = chunk.iter().fold((0u8, 0u8), |(c, m), &b| {
+                (c + u8::from(is_continuation(b)), m.max(b))
+            });
+            (count + usize::from(c), max.max(m))
+        });
+        Shape {
+            chars: bytes.len() - continuation,
+            max_byte,
+        }
+    }
+
     /// Adds valid UTF-8 `run` to the shape.
     #[inline]
     fn add(&mut self, run: &[u8]) {
@@ -476,6 +540,52 @@ trait Unit: Copy + Send {
     /// # Safety
     /// `src` is valid for 16 bytes, `dst` for 16 characters.
     unsafe fn widen16(src: *const u8, dst: *mut Self);
+    /// The loop of [`decode_text`] over ASCII and isolated damage (`marked`: the handler
+    /// writes one character for each such part, U+DC00 + the byte if `surrogate`, else
+    /// U+FFFD), `STEP` bytes at a time from byte `i` of `src` (`n` bytes) and character `o`
+    /// of `dst`, with wider vectors than [`decode_text`]'s own where the CPU has them; returns
+    /// where it stopped (before the first `STEP` bytes it does not take). By default it
+    /// takes none.
+    ///
+    /// # Safety
+    /// As [`decode_text`]: `dst` has room for as many characters as bytes from `i`, and
+    /// [`BLOCK`] more.
+    #[inline(always)]
+    unsafe fn wide_steps(
+        src: *const u8,
+        n: usize,
+        dst: *mut Self,
+        at: (usize, usize),
+        marked: bool,
+        surrogate: bool,
+    ) -> (usize, usize) {
+        let _ = (src, n, dst, marked, surrogate);
+        at
+    }
+    /// [`widen16`](Unit::widen16) where each byte that is not ASCII is an ill-formed part of
+    /// its own and becomes one character: U+DC00 + the byte if `surrogate`
+    /// (`surrogateescape`), else U+FFFD (`replace`). Only for a unit that holds them.
+    ///
+    /// # Safety
+    /// As [`widen16`](Unit::widen16).
+    #[inline(always)]
+    unsafe fn widen16_marked(src: *const u8, dst: *mut Self, surrogate: bool) {
+        // SAFETY: by the caller's promise.
+        unsafe {
+            Self::widen16(src, dst);
+            for k in 0..16 {
+                let b = src.add(k).read();
+                if b >= 0x80 {
+                    let c = if surrogate {
+                        0xDC00 | u32::from(b)
+                    } else {
+                        0xFFFD
+                    };
+                    dst.add(k).write(Self::of(c));
+                }
+            }
+        }
+    }
 }
 
 impl Unit for u8 {
@@ -524,6 +634,45 @@ impl Unit for u16 {
             unsafe { dst.add(k).write(u16::from(src.add(k).read())) };
         }
     }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn wide_steps(
+        src: *const u8,
+        n: usize,
+        dst: *mut u16,
+        at: (usize, usize),
+        marked: bool,
+        surrogate: bool,
+    ) -> (usize, usize) {
+        if WIDE_STEPS.load(std::sync::atomic::Ordering::Relaxed)
+            && std::is_x86_feature_detected!("avx2")
+        {
+            // SAFETY: the CPU has AVX2; the rest by the caller's promise.
+            unsafe { ucs2_steps_avx2(src, n, dst, at, marked, surrogate) }
+        } else {
+            at
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn widen16_marked(src: *const u8, dst: *mut u16, surrogate: bool) {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is in every x86-64 CPU; by the caller's promise.
+        unsafe {
+            let v = _mm_loadu_si128(src.cast());
+            let zero = _mm_setzero_si128();
+            let high = _mm_cmplt_epi8(v, zero);
+            let halves = [
+                (_mm_unpacklo_epi8(v, zero), _mm_unpacklo_epi8(high, high)),
+                (_mm_unpackhi_epi8(v, zero), _mm_unpackhi_epi8(high, high)),
+            ];
+            for (k, (chars, marked)) in halves.into_iter().enumerate() {
+                let (add, with) = (_mm_set1_epi16(0xDC00u16 as i16), _mm_set1_epi16(-3));
+                let out = mark(chars, marked, surrogate, add, with);
+                _mm_storeu_si128(dst.add(8 * k).cast(), out);
+            }
+        }
+    }
 }
 
 impl Unit for u32 {
@@ -557,6 +706,113 @@ impl Unit for u32 {
         for k in 0..16 {
             // SAFETY: by the caller's promise.
             unsafe { dst.add(k).write(u32::from(src.add(k).read())) };
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn widen16_marked(src: *const u8, dst: *mut u32, surrogate: bool) {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is in every x86-64 CPU; by the caller's promise.
+        unsafe {
+            let v = _mm_loadu_si128(src.cast());
+            let zero = _mm_setzero_si128();
+            let high = _mm_cmplt_epi8(v, zero);
+            let (lo, hi) = (_mm_unpacklo_epi8(v, zero), _mm_unpackhi_epi8(v, zero));
+            let (mlo, mhi) = (_mm_unpacklo_epi8(high, high), _mm_unpackhi_epi8(high, high));
+            let quarters = [
+                (_mm_unpacklo_epi16(lo, zero), _mm_unpacklo_epi16(mlo, mlo)),
+                (_mm_unpackhi_epi16(lo, zero), _mm_unpackhi_epi16(mlo, mlo)),
+                (_mm_unpacklo_epi16(hi, zero), _mm_unpacklo_epi16(mhi, mhi)),
+                (_mm_unpackhi_epi16(hi, zero), _mm_unpackhi_epi16(mhi, mhi)),
+            ];
+            for (k, (chars, marked)) in quarters.into_iter().enumerate() {
+                let (add, with) = (_mm_set1_epi32(0xDC00), _mm_set1_epi32(0xFFFD));
+                let out = mark(chars, marked, surrogate, add, with);
+                _mm_storeu_si128(dst.add(4 * k).cast(), out);
+            }
+        }
+    }
+}
+
+/// [`Unit::wide_steps`] into UCS-2 with AVX2: 32 bytes a register, each widened to 16-bit
+/// characters by one instruction, the parts of isolated damage marked by their bytes' sign.
+///
+/// # Safety
+/// The CPU has AVX2; as [`Unit::wide_steps`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn ucs2_steps_avx2(
+    src: *const u8,
+    n: usize,
+    dst: *mut u16,
+    (mut i, mut o): (usize, usize),
+    marked: bool,
+    surrogate: bool,
+) -> (usize, usize) {
+    use std::arch::x86_64::*;
+    const HALF: usize = STEP / 2;
+    let surrogate_bits = _mm256_set1_epi16(0xDC00u16 as i16);
+    let replacement = _mm256_set1_epi16(-3); // U+FFFD
+    while i + STEP <= n {
+        // SAFETY: `i + STEP <= n`.
+        let halves = unsafe {
+            [
+                _mm256_loadu_si256(src.add(i).cast()),
+                _mm256_loadu_si256(src.add(i + HALF).cast()),
+            ]
+        };
+        let high = halves.iter().enumerate().fold(0u64, |m, (k, &v)| {
+            m | u64::from(_mm256_movemask_epi8(v) as u32) << (k * HALF)
+        });
+        let isolated = high == 0 || (marked && high >> (STEP - 1) == 0 && high & (high >> 1) == 0);
+        if !isolated {
+            break;
+        }
+        for (k, v) in halves.into_iter().enumerate() {
+            for (j, part) in [_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v)]
+                .into_iter()
+                .enumerate()
+            {
+                let mut chars = _mm256_cvtepu8_epi16(part);
+                if marked {
+                    // All ones in the characters of bytes that are not ASCII.
+                    let mask = _mm256_srai_epi16::<15>(_mm256_cvtepi8_epi16(part));
+                    chars = if surrogate {
+                        _mm256_or_si256(chars, _mm256_and_si256(mask, surrogate_bits))
+                    } else {
+                        _mm256_blendv_epi8(chars, replacement, mask)
+                    };
+                }
+                // SAFETY: there is room for `STEP` more characters (as many as bytes read).
+                unsafe { _mm256_storeu_si256(dst.add(o + k * HALF + j * 16).cast(), chars) };
+            }
+        }
+        i += STEP;
+        o += STEP;
+    }
+    (i, o)
+}
+
+/// The characters `chars` (bytes widened) with those where `marked` is all ones replaced:
+/// OR-ed with `surrogate_bits` if `surrogate`, else by `replacement` (both a lane's
+/// character in every lane).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn mark(
+    chars: std::arch::x86_64::__m128i,
+    marked: std::arch::x86_64::__m128i,
+    surrogate: bool,
+    surrogate_bits: std::arch::x86_64::__m128i,
+    replacement: std::arch::x86_64::__m128i,
+) -> std::arch::x86_64::__m128i {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is in every x86-64 CPU.
+    unsafe {
+        if surrogate {
+            _mm_or_si128(chars, _mm_and_si128(marked, surrogate_bits))
+        } else {
+            let with = _mm_and_si128(marked, replacement);
+            _mm_or_si128(_mm_andnot_si128(marked, chars), with)
         }
     }
 }
@@ -641,20 +897,13 @@ fn decode_into<'py>(
 /// character, so never a character that does not fit).
 const INVALID: u32 = u32::MAX;
 
-/// Text that is not ASCII, decoded without measuring it first, when a look at its start
-/// says vutf8's loop is the faster transcoder for it (see [`SPARSE`]): its first 4 KiB have
-/// fewer continuation bytes than 1 in `SPARSE`. The loop validates as it decodes, and
-/// widens the string when a character needs it; `None` if the text turns out to be
-/// invalid (or the look says no), and the caller goes on as for any other text.
+/// Text that is not ASCII, of [`SPARSE_MIN`] bytes or more, decoded without measuring it
+/// first, when a look at its start says vutf8's loop is the faster transcoder for it
+/// ([`sparse_head`]). The loop validates as it decodes, and widens the string when a
+/// character needs it; `None` if the text turns out to be invalid, and the caller goes on
+/// as for any other text.
 fn optimistic<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Option<Bound<'py, PyString>>> {
-    if bytes.len() < SPARSE_MIN {
-        return Ok(None);
-    }
     let look = &bytes[..bytes.len().min(PROBE)];
-    let continuation = look.iter().filter(|&&b| is_continuation(b)).count();
-    if continuation * SPARSE >= look.len() {
-        return Ok(None);
-    }
     // Not ASCII (the caller checked), so valid text is Latin-1 at least; wider when the look
     // has a lead byte of a character beyond Latin-1 (C4 and above, or an invalid byte:
     // then the text is invalid and the kind does not matter).
@@ -678,6 +927,10 @@ struct Cursor {
 
 /// The characters a vector step reads and writes at once.
 const BLOCK: usize = 16;
+
+/// The bytes [`decode_text`] tests at once for ASCII or isolated damage (4 blocks;
+/// `vutf8._vutf8._DECODE_STEP`, for the tests).
+const STEP: usize = 64;
 
 /// Copies the first `len` characters of `from` into `to`, of a kind at least as wide.
 ///
@@ -749,39 +1002,57 @@ unsafe fn decode_text<T: Unit>(
             o += 1;
         }};
     }
+    // Isolated damage (Latin-1 text read as UTF-8): every byte that is not ASCII lies between
+    // ASCII bytes, none last in its block, so each is an ill-formed part of one byte (a lead
+    // whose next byte is ASCII, or a byte that leads nothing), and for `replace` and
+    // `surrogateescape` one character, written by `widen16_marked` with the block's ASCII.
+    // (Decoding starts afresh at `i`, so the byte before it does not matter.)
+    let one_char_parts =
+        limit >= 0xFFFF && matches!(handler, Handler::Replace | Handler::SurrogateEscape);
+    let surrogate = handler == Handler::SurrogateEscape;
+    let isolated = |high: u64, last: u64| {
+        high == 0 || (one_char_parts && high & last == 0 && high & (high >> 1) == 0)
+    };
     let result = loop {
-        // ASCII, 16 bytes at a time, then those before the first other byte.
+        // ASCII or isolated damage, `STEP` bytes at a time (one branch for 4 blocks), with
+        // wider vectors where the unit and the CPU have them, then 16 at a time, then the
+        // ASCII before the first other byte.
+        // SAFETY: by the caller's promise.
+        (i, o) = unsafe { T::wide_steps(src, n, dst, (i, o), one_char_parts, surrogate) };
+        while i + STEP <= n {
+            // SAFETY: `i + STEP <= n`.
+            let high = unsafe {
+                (0..STEP / BLOCK).fold(0, |m, k| {
+                    m | u64::from(high_bits(src.add(i + k * BLOCK))) << (k * BLOCK)
+                })
+            };
+            if !isolated(high, 1 << (STEP - 1)) {
+                break;
+            }
+            for k in (0..STEP).step_by(BLOCK) {
+                // SAFETY: as above; there is room for `STEP` more characters (as many as
+                // bytes read).
+                unsafe {
+                    if one_char_parts {
+                        T::widen16_marked(src.add(i + k), dst.add(o + k), surrogate);
+                    } else {
+                        T::widen16(src.add(i + k), dst.add(o + k));
+                    }
+                }
+            }
+            i += STEP;
+            o += STEP;
+        }
         while i + BLOCK <= n {
             // SAFETY: `i + 16 <= n`; there is room for 16 more characters (the slack).
             let high = unsafe { high_bits(src.add(i)) };
-            if high == 0 {
+            if isolated(u64::from(high), 1 << (BLOCK - 1)) {
                 // SAFETY: as above.
-                unsafe { T::widen16(src.add(i), dst.add(o)) };
-                i += BLOCK;
-                o += BLOCK;
-                continue;
-            }
-            // Isolated damage (Latin-1 text read as UTF-8): every other byte between ASCII
-            // bytes, none last, is an ill-formed part of one byte (a lead whose next byte
-            // is ASCII, or a byte that leads nothing), and for `replace` and
-            // `surrogateescape` one character: the block is written whole, those bytes
-            // then replaced. (Decoding starts afresh at `i`, so the byte before it does
-            // not matter.)
-            let one_char_parts = matches!(handler, Handler::Replace | Handler::SurrogateEscape);
-            if one_char_parts && high & 0x8000 == 0 && high & (high >> 1) == 0 {
-                // SAFETY: as above; each replaced character is one of the 16.
                 unsafe {
-                    T::widen16(src.add(i), dst.add(o));
-                    let mut bits = high;
-                    while bits != 0 {
-                        let k = bits.trailing_zeros() as usize;
-                        let c = if handler == Handler::Replace {
-                            0xFFFD
-                        } else {
-                            0xDC00 | u32::from(*src.add(i + k))
-                        };
-                        dst.add(o + k).write(T::of(c));
-                        bits &= bits - 1;
+                    if one_char_parts {
+                        T::widen16_marked(src.add(i), dst.add(o), surrogate);
+                    } else {
+                        T::widen16(src.add(i), dst.add(o));
                     }
                 }
                 i += BLOCK;
@@ -937,6 +1208,21 @@ pub fn _portable(on: Option<bool>) -> bool {
         crate::pystr::force_portable(on);
     }
     !crate::pystr::direct()
+}
+
+/// Whether [`Unit::wide_steps`] may use the CPU's wider vectors (`_wide_steps`).
+static WIDE_STEPS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+
+/// For the tests of the loop over damaged text on CPUs without AVX2: `_wide_steps(False)`
+/// keeps [`Unit::wide_steps`] off the wider vectors, `_wide_steps(True)` lets it use them;
+/// returns whether it may after the call.
+#[pyfunction]
+#[pyo3(signature = (on = None))]
+pub fn _wide_steps(on: Option<bool>) -> bool {
+    if let Some(on) = on {
+        WIDE_STEPS.store(on, std::sync::atomic::Ordering::Relaxed);
+    }
+    WIDE_STEPS.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// `vutf8.decode` as CPython sees it: a function of the fastest calling convention
@@ -1158,7 +1444,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     };
     m.add("decode", function)?;
     m.add_function(wrap_pyfunction!(_portable, m)?)?;
+    m.add_function(wrap_pyfunction!(_wide_steps, m)?)?;
     m.add_function(wrap_pyfunction!(_decode_own, m)?)?;
     m.add_function(wrap_pyfunction!(_decode_simdutf, m)?)?;
-    m.add("_SHORT_DECODE_BELOW", SHORT_DECODE_BELOW)
+    m.add("_SHORT_DECODE_BELOW", SHORT_DECODE_BELOW)?;
+    m.add("_DECODE_STEP", STEP)
 }

@@ -250,18 +250,51 @@ def test_a_numpy_object_array_is_refused_everywhere() -> None:
 
 
 def test_isolated_bytes_at_every_place_of_a_block() -> None:
-    """Latin-1 text read as UTF-8: every non-ASCII byte alone, or two apart, between ASCII
-    bytes, at each of the 16 places of the vector blocks and across them (the path that
-    writes a block whole and replaces its bytes), and next to a valid character."""
-    for byte in range(0x80, 0x100):
-        for at in range(0, 40):
-            for tail in (b"", b"z" * 30, "é".encode() + b"x" * 20):
+    """Latin-1 text read as UTF-8: every non-ASCII byte alone, two apart, two side by side, or
+    after a valid character, between ASCII bytes, at each place of two of the loop's steps (`_DECODE_STEP` bytes
+    tested at once, the path that writes a step whole and replaces its bytes) and of the
+    16-byte blocks after them, and next to a valid character. Every byte at the places
+    around a step's edges, bytes of every kind (leads of each length, continuations, bytes
+    that lead nothing) at every place."""
+    step = _vutf8._DECODE_STEP
+    kinds = [0x80, 0xBF, 0xC0, 0xC2, 0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF]
+    edges = {0, 1, step // 2 - 1, step // 2, step - 2, step - 1, step, 2 * step - 1}
+    checked = 0
+    for at in range(2 * step + 20):
+        for byte in range(0x80, 0x100) if at in edges else kinds:
+            for tail in (b"", b"z" * (step + 20), "é".encode() + b"x" * step):
                 for data in (
                     b"a" * at + bytes([byte]) + b"b" * 20 + tail,
                     b"a" * at + bytes([byte]) + b"c" + bytes([byte]) + b"d" * 17 + tail,
+                    b"a" * at + bytes([byte, byte]) + b"e" * 20 + tail,
+                    b"a" * at + "é".encode() + bytes([byte]) + b"g" * 20 + tail,
                 ):
                     assert_same(data, "replace")
                     assert_same(data, "surrogateescape")
+                    checked += 1
+    assert checked == 3 * 4 * (len(edges) * 128 + (2 * step + 20 - len(edges)) * len(kinds))
+
+
+@pytest.mark.parametrize("wide", [True, False])
+def test_isolated_bytes_in_every_width_of_string(wide: bool) -> None:
+    """The same loop writing UCS-4 (a character above U+FFFF first) and UCS-2, with and
+    without AVX2's wider vectors (`_wide_steps`: the path of CPUs without them)."""
+    step = _vutf8._DECODE_STEP
+    was = _vutf8._wide_steps()
+    try:
+        _vutf8._wide_steps(wide)
+        for head in (b"", "😀".encode()):
+            for at in range(2 * step + 20):
+                for byte in (0x80, 0xC3, 0xE9, 0xF0, 0xFF):
+                    for data in (
+                        b"a" * at + bytes([byte]) + b"b" * (step + 20),
+                        b"a" * at + bytes([byte, byte]) + b"e" * (step + 20),
+                        b"a" * at + "é".encode() + bytes([byte]) + b"g" * (step + 20),
+                    ):
+                        for errors in HANDLERS:
+                            assert_same(head + data, errors)
+    finally:
+        _vutf8._wide_steps(was)
 
 
 def test_dense_damage_with_every_handler() -> None:

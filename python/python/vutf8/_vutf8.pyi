@@ -12,6 +12,8 @@ __version__: Final[str]
 DETACH_MIN: Final[int]
 #: Below this many bytes `decode` first tries text that is not ASCII in one pass (tests).
 _SHORT_DECODE_BELOW: Final[int]
+#: The bytes `decode`'s loop over damaged text tests at once (tests).
+_DECODE_STEP: Final[int]
 #: vutf8's repair policies: ("replace", "escape", "windows-1252", "utf8-or-windows-1252",
 #: "drop", "strict").
 POLICIES: Final[tuple[str, ...]]
@@ -66,6 +68,9 @@ def decode(data: Buffer, errors: str = "strict") -> str:
 
 def _portable(on: bool | None = None) -> bool:
     """Tests only: force (True) or release (False) the portable way of making strings."""
+
+def _wide_steps(on: bool | None = None) -> bool:
+    """Tests only: let (True) or keep (False) decode's loop off AVX2's wider vectors."""
 
 def _decode_own(data: Buffer) -> str:
     """Measurements only: valid `data` decoded by vutf8's own loop instead of simdutf."""
