@@ -80,11 +80,12 @@ pub(crate) trait PartText {
     const CHARACTERS: bool = true;
 
     /// How a valid run before a part is copied in a block of [`DENSE_PARTS`] parts or more
-    /// ([`Sink::short_run`]): `BLOCK`, one copy of a whole block whatever its length, for
-    /// U+FFFD (one store a part); 16, a copy of 16 bytes and of the block only for a
-    /// longer run, for the texts of a store per byte, where the block's copy is the most of
-    /// the stores on text damaged every few bytes (docs/PERFORMANCE.md, "Damaged text").
-    const RUN_FIRST: usize = 16;
+    /// ([`Sink::short_run`]): `BLOCK`, one copy of a whole block whatever its length; 16, a
+    /// copy of 16 bytes and of the block only for a longer run, for the surrogates (three
+    /// stores a byte: the block's copy is the most of the stores on random bytes), where
+    /// it paid; the escapes lost more on sparse text than they gained (docs/PERFORMANCE.md,
+    /// "Damaged text").
+    const RUN_FIRST: usize = BLOCK;
 
     /// Appends the text of the ill-formed part `part` (1 to 3 bytes; none of them ASCII).
     fn part(out: &mut Sink, part: &[u8]);
@@ -132,8 +133,6 @@ static REPLACEMENTS: [u8; 3 * BLOCK] = {
 pub(crate) struct Replacement;
 
 impl PartText for Replacement {
-    const RUN_FIRST: usize = BLOCK;
-
     #[inline(always)]
     fn part(out: &mut Sink, _part: &[u8]) {
         out.replacement();
@@ -185,6 +184,7 @@ static SURROGATES: [[u8; 4]; 256] = {
 
 impl PartText for SurrogateEscape {
     const CHARACTERS: bool = false;
+    const RUN_FIRST: usize = 16;
 
     #[inline(always)]
     fn part(out: &mut Sink, part: &[u8]) {
@@ -360,8 +360,8 @@ impl<P: PartText> OnSpan for Repairs<'_, '_, P> {
             self.valid_from = base + BLOCK;
             return;
         }
-        // Runs copied 16 bytes first where a part's text is a store per byte and the
-        // block's parts are many (short runs), else by a copy of a whole block.
+        // Runs copied 16 bytes first where the writer asks for it and the block's parts are
+        // many (short runs), else by a copy of a whole block.
         if P::RUN_FIRST < BLOCK && p.starts.count_ones() >= DENSE_PARTS {
             self.block_parts(base, p, from, P::RUN_FIRST);
         } else {
