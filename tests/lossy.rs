@@ -1,6 +1,7 @@
 //! Lossy decoding (`vutf8::from_utf8_lossy`, `vutf8::Repairer`): byte-for-byte equal to
 //! `String::from_utf8_lossy`, on the worked examples of Unicode chapter 3 section 3.9, on
-//! random corrupted text, and in every chunking of a stream.
+//! random corrupted text, and in every chunking of a stream; `to_wtf8_surrogateescape`
+//! against std's `Utf8Chunks` with each invalid byte's surrogate written out.
 #![cfg(feature = "alloc")]
 
 use vutf8::{from_utf8_lossy, Repairer};
