@@ -182,9 +182,35 @@ static SURROGATES: [[u8; 4]; 256] = {
     t
 };
 
-impl PartText for SurrogateEscape {
+impl ByteText for SurrogateEscape {
     const CHARACTERS: bool = false;
     const RUN_FIRST: usize = 16;
+    const LEN: Option<usize> = Some(3);
+
+    #[inline(always)]
+    fn text(b: u8) -> ([u8; 4], usize) {
+        (Self::of(b), 3)
+    }
+}
+
+/// A part's text made byte by byte, each byte's from a table (the escapes, windows-1252,
+/// the surrogates): the [`PartText`] of all of them is one code.
+pub(crate) trait ByteText {
+    /// [`PartText::CHARACTERS`].
+    const CHARACTERS: bool = true;
+    /// [`PartText::RUN_FIRST`].
+    const RUN_FIRST: usize = BLOCK;
+    /// The length of every byte's text where it is the same for all (the escapes'
+    /// 4, the surrogates' 3): then a part's bytes are stored at fixed places, none waiting
+    /// for the length of the one before.
+    const LEN: Option<usize> = None;
+    /// The text of the byte `b` (not ASCII) in the first bytes, and how many (1 to 4).
+    fn text(b: u8) -> ([u8; 4], usize);
+}
+
+impl<T: ByteText> PartText for T {
+    const CHARACTERS: bool = <T as ByteText>::CHARACTERS;
+    const RUN_FIRST: usize = <T as ByteText>::RUN_FIRST;
 
     #[inline(always)]
     fn part(out: &mut Sink, part: &[u8]) {
@@ -194,28 +220,38 @@ impl PartText for SurrogateEscape {
     #[inline(always)]
     fn one_byte_parts(out: &mut Sink, bytes: &[u8]) {
         for &b in bytes {
-            out.four(Self::of(b), 3);
+            let (text, n) = T::text(b);
+            out.four(text, n);
         }
     }
 
+    /// One store of four bytes for each byte (binary junk, `FF FF FF`).
     #[inline(always)]
     fn one_byte_block(out: &mut Sink, input: &[u8], base: usize) {
         for &b in &input[base..base + BLOCK] {
+            let (text, n) = T::text(b);
             // SAFETY: the caller made room for `PART_ROOM` >= 4 bytes for each byte.
-            unsafe { out.put4(Self::of(b), 3) };
+            unsafe { out.put4(text, n) };
         }
     }
 
-    /// Three stores at fixed places, one for each byte a part can have, then the length
-    /// taking those of the part (the stores do not wait for each other's lengths).
+    /// Three stores, one for each byte a part can have, the length taking those of the part:
+    /// at fixed places then the length once ([`ByteText::LEN`]), else one after the other.
     #[inline(always)]
     fn part_at(out: &mut Sink, input: &[u8], at: usize, n: usize) {
         for (j, &b) in input[at..at + 3].iter().enumerate() {
-            // SAFETY: the caller made room for `PART_ROOM` = 12 >= 2 * 3 + 4 bytes.
-            unsafe { out.put4_at(3 * j, Self::of(b)) };
+            let (text, len) = T::text(b);
+            match T::LEN {
+                // SAFETY: the caller made room for `PART_ROOM` = 12 >= 2 * 4 + 4 bytes.
+                Some(fixed) => unsafe { out.put4_at(fixed * j, text) },
+                // SAFETY: the caller made room for `PART_ROOM` = 3 * 4 bytes.
+                None => unsafe { out.put4(text, len * usize::from(j < n)) },
+            }
         }
-        // SAFETY: as above.
-        unsafe { out.advance(3 * n) };
+        if let Some(fixed) = T::LEN {
+            // SAFETY: the first `n` of the texts stored above.
+            unsafe { out.advance(fixed * n) };
+        }
     }
 }
 

@@ -8,9 +8,8 @@
 use super::counts::Counts;
 use super::delimited::Records;
 use super::record::Record;
-use crate::damaged::lossy::{repair_parts, PartText, Replacement, Sink};
+use crate::damaged::lossy::{repair_parts, ByteText, Replacement};
 use crate::reference::error::Utf8Error;
-use crate::tiers::BLOCK;
 use alloc::borrow::Cow;
 use alloc::string::String;
 use core::fmt;
@@ -324,35 +323,12 @@ impl fmt::Display for Policy {
 /// [`Policy::Escape`]'s text of an ill-formed part: each byte as `\xNN`, lowercase.
 struct Escaped;
 
-impl PartText for Escaped {
-    #[inline(always)]
-    fn part(out: &mut Sink, part: &[u8]) {
-        Self::one_byte_parts(out, part);
-    }
+impl ByteText for Escaped {
+    const LEN: Option<usize> = Some(4);
 
     #[inline(always)]
-    fn one_byte_parts(out: &mut Sink, bytes: &[u8]) {
-        for &b in bytes {
-            out.four(escape(b), 4);
-        }
-    }
-
-    /// One store of four bytes for each byte (binary junk, `FF FF FF`), from a table.
-    #[inline(always)]
-    fn one_byte_block(out: &mut Sink, input: &[u8], base: usize) {
-        for &b in &input[base..base + BLOCK] {
-            // SAFETY: the caller made room for `PART_ROOM` >= 4 bytes for each byte.
-            unsafe { out.put4(escape(b), 4) };
-        }
-    }
-
-    /// Three stores, one for each byte a part can have, the length taking those of the part.
-    #[inline(always)]
-    fn part_at(out: &mut Sink, input: &[u8], at: usize, n: usize) {
-        for (j, &b) in input[at..at + 3].iter().enumerate() {
-            // SAFETY: the caller made room for `PART_ROOM` = 3 * 4 bytes.
-            unsafe { out.put4(escape(b), 4 * usize::from(j < n)) };
-        }
+    fn text(b: u8) -> ([u8; 4], usize) {
+        (escape(b), 4)
     }
 }
 
@@ -380,39 +356,12 @@ static ESCAPES: [[u8; 4]; 256] = {
 struct Windows1252Parts;
 
 #[cfg(feature = "windows-1252")]
-impl PartText for Windows1252Parts {
+impl ByteText for Windows1252Parts {
     #[inline(always)]
-    fn part(out: &mut Sink, part: &[u8]) {
-        Self::one_byte_parts(out, part);
-    }
-
-    #[inline(always)]
-    fn one_byte_parts(out: &mut Sink, bytes: &[u8]) {
-        for &b in bytes {
-            // The bytes of an ill-formed part are never ASCII.
-            let (utf8, n) = WINDOWS_1252_UTF8[usize::from(b & 0x7F)];
-            out.four(utf8, usize::from(n));
-        }
-    }
-
-    /// One store of four bytes for each byte (binary junk, `FF FF FF`).
-    #[inline(always)]
-    fn one_byte_block(out: &mut Sink, input: &[u8], base: usize) {
-        for &b in &input[base..base + BLOCK] {
-            let (utf8, n) = WINDOWS_1252_UTF8[usize::from(b & 0x7F)];
-            // SAFETY: the caller made room for `PART_ROOM` >= 4 bytes for each byte.
-            unsafe { out.put4(utf8, usize::from(n)) };
-        }
-    }
-
-    /// Three stores, one for each byte a part can have, the length taking those of the part.
-    #[inline(always)]
-    fn part_at(out: &mut Sink, input: &[u8], at: usize, n: usize) {
-        for (j, &b) in input[at..at + 3].iter().enumerate() {
-            let (utf8, len) = WINDOWS_1252_UTF8[usize::from(b & 0x7F)];
-            // SAFETY: the caller made room for `PART_ROOM` = 3 * 4 bytes.
-            unsafe { out.put4(utf8, usize::from(len) * usize::from(j < n)) };
-        }
+    fn text(b: u8) -> ([u8; 4], usize) {
+        // The bytes of an ill-formed part are never ASCII.
+        let (utf8, n) = WINDOWS_1252_UTF8[usize::from(b & 0x7F)];
+        (utf8, usize::from(n))
     }
 }
 
