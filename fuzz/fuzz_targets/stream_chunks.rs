@@ -3,7 +3,8 @@
 //! reads (an empty chunk is an `Interrupted` error) into caller buffers of chosen sizes,
 //! lent by `StrChunks` from a `BufReader` of chosen capacity, and repaired by `Repairer`.
 //! The error, with its absolute offset, must equal one-shot `from_utf8`'s, and the bytes
-//! handed out must be exactly the valid prefix.
+//! handed out must be exactly the valid prefix; the repairs (streamed, and whole by
+//! `from_utf8_lossy` and `to_wtf8_surrogateescape`) equal std's parts written out.
 #![no_main]
 
 use std::io::{self, BufRead, BufReader, Read};
@@ -130,4 +131,29 @@ fuzz_target!(|data: &[u8]| {
     }
     repairer.finish(&mut repaired);
     assert_eq!(repaired, String::from_utf8_lossy(stream), "Repairer");
+
+    // The whole-input writers of damaged text: lossy, and the surrogates of
+    // `surrogateescape` (std's parts, each invalid byte as U+DC00 + byte in WTF-8).
+    assert_eq!(
+        vutf8::from_utf8_lossy(stream),
+        String::from_utf8_lossy(stream),
+        "from_utf8_lossy"
+    );
+    let mut wtf8 = Vec::new();
+    for chunk in stream.utf8_chunks() {
+        wtf8.extend_from_slice(chunk.valid().as_bytes());
+        for &b in chunk.invalid() {
+            let c = 0xDC00 | u32::from(b);
+            wtf8.extend([
+                0xE0 | (c >> 12) as u8,
+                0x80 | (c >> 6 & 0x3F) as u8,
+                0x80 | (c & 0x3F) as u8,
+            ]);
+        }
+    }
+    assert_eq!(
+        &vutf8::to_wtf8_surrogateescape(stream)[..],
+        &wtf8[..],
+        "surrogateescape"
+    );
 });
