@@ -9,6 +9,7 @@ ways of making strings, and inputs past DETACH_MIN."""
 from __future__ import annotations
 
 import codecs
+import itertools
 import os
 import random
 import sys
@@ -99,22 +100,24 @@ def test_short_text_of_every_shape() -> None:
     """Below `_SHORT_DECODE_BELOW` bytes, text that is not ASCII is decoded in one pass,
     Latin-1 characters on their own and then UCS-2 by a validating conversion, each handing
     over at what it does not take: every such shape, at the lengths on both sides of the
-    limit, ending anywhere in a character, with an ill-formed sequence at every place of
-    the shortest ones."""
+    limit, ending anywhere in a character, dense and mostly ASCII (whose UCS-2 text goes
+    through vutf8's loop instead), with an ill-formed sequence at every place of the
+    shortest ones."""
     limit = _vutf8._SHORT_DECODE_BELOW
     pieces = ["é", "\u00a0", "ÿ", "\u0080", "\u0100", "ж", "\uffff", "日", "😀", "\U0010ffff"]
     bad = [b"\x80", b"\xbf", b"\xc0\xaf", b"\xc1\xbf", b"\xc2", b"\xc3x", b"\xe0\x80\x80",
            b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xf5", b"\xff"]
     for length in (1, 2, 3, 7, 8, 9, 100, limit - 2, limit - 1, limit, limit + 1):
-        for piece in pieces:
+        for piece, filler in itertools.product(pieces, ("a" * 8, "a" * 40)):
             for first in ("a", piece):
-                text = (first + "a" * 8 + piece) * length
+                text = (first + filler + piece) * length
                 data = text.encode()[:length]
                 for cut in (data, data[:-1], data + piece.encode()[:1]):
                     assert_all_handlers(cut)
                     assert_all_handlers(cut, bytearray(cut))
-    for length in (1, 9, 40):
-        base = ("é" * length).encode()[: 2 * length]
+    for base in [("é" * n).encode()[: 2 * n] for n in (1, 9, 40)] + [
+        ("a" * 30 + "日" + "a" * 30).encode()
+    ]:
         for b in bad:
             for at in range(0, len(base) + 1):
                 assert_all_handlers(base[:at] + b + base[at:])
