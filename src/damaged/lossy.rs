@@ -73,7 +73,8 @@ pub fn to_wtf8_surrogateescape(input: &[u8]) -> Cow<'_, [u8]> {
 }
 
 /// How an ill-formed part is written by [`repair_parts`]: U+FFFD for lossy decoding, or
-/// each byte of it as the records' policies write it (`crate::records::Policy`).
+/// each byte of it ([`ByteText`]) as the records' policies write it (`crate::records::Policy`)
+/// or as its surrogate ([`to_wtf8_surrogateescape`]).
 pub(crate) trait PartText {
     /// Whether the text of a part is whole characters (UTF-8), which [`repair_parts`] may
     /// append to a `String`; not so for [`SurrogateEscape`]'s WTF-8.
