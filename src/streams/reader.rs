@@ -209,7 +209,7 @@ impl<R: Read> Read for Reader<R> {
 /// ```
 /// use std::io::BufReader;
 ///
-/// let log = "2024-05-01 ünïcödé ✓\n".repeat(1000);
+/// let log = "12:00:01 ünïcödé ✓\n".repeat(1000);
 /// // A tiny buffer, so that characters are cut between fills.
 /// let mut pieces = vutf8::StrChunks::new(BufReader::with_capacity(7, log.as_bytes()));
 /// let mut text = String::new();
