@@ -211,9 +211,9 @@ fn latin1_short(bytes: &[u8], out: &mut [u8; SHORT_DECODE_BELOW]) -> Option<usiz
 /// Short `bytes` (under [`SHORT_DECODE_BELOW`]) that [`latin1_short`] does not take,
 /// decoded to UTF-16 on the stack in one pass that validates (where the measuring paths
 /// validate, measure and convert): mostly ASCII (fewer continuation bytes than 1 in
-/// [`SPARSE`]) by vutf8's loop, else by simdutf's validating conversion, whose AVX2 kernel
-/// costs some 30 ns on 100 bytes of mostly ASCII. The UCS-2 string, or `None` where the
-/// text is invalid or not of UCS-2 (the measuring paths take over).
+/// [`SPARSE`]) by vutf8's loop, else by simdutf's validating conversion (whose AVX2 kernel
+/// is slow on short mostly-ASCII text: docs/PYTHON.md, "Short text"). The UCS-2 string, or
+/// `None` where the text is invalid or not of UCS-2 (the measuring paths take over).
 fn short_ucs2<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Option<Bound<'py, PyString>>> {
     debug_assert!(!bytes.is_empty() && bytes.len() < SHORT_DECODE_BELOW);
     // Only text with a character from U+0100 to U+FFFF: a lead byte from `C4` to `EF`
