@@ -1187,32 +1187,11 @@ fn sequence(bytes: &[u8]) -> (Option<u32>, usize) {
     (Some(c), len)
 }
 
-/// The text of `bytes` under `handler` as a Rust string, for the functions that write
-/// UTF-8 (`repair` with "ignore"): `None` for `strict` and `surrogateescape` (lone
-/// surrogates have no UTF-8).
-pub fn repaired_text(bytes: &[u8], handler: Handler) -> Option<String> {
-    let mut out = String::with_capacity(bytes.len());
-    let mut prev = 0;
-    for error in vutf8::errors(bytes) {
-        let start = error.valid_up_to();
-        let len = error.error_len().unwrap_or(bytes.len() - start);
-        // SAFETY: the bytes between two errors are valid UTF-8.
-        out.push_str(unsafe { std::str::from_utf8_unchecked(&bytes[prev..start]) });
-        match handler {
-            Handler::Replace => out.push('\u{FFFD}'),
-            Handler::BackslashReplace => {
-                for &b in &bytes[start..start + len] {
-                    out.push_str(&format!("\\x{b:02x}"));
-                }
-            }
-            Handler::Ignore => {}
-            Handler::Strict | Handler::SurrogateEscape => return None,
-        }
-        prev = start + len;
-    }
-    // SAFETY: as above.
-    out.push_str(unsafe { std::str::from_utf8_unchecked(&bytes[prev..]) });
-    Some(out)
+/// `bytes` without their ill-formed parts, as `bytes.decode('utf-8', 'ignore')` leaves
+/// them, as a Rust string: the records' `ignore` repair.
+pub fn ignored(bytes: &[u8]) -> String {
+    // SAFETY: what is left is the valid runs between the ill-formed parts, whole characters.
+    unsafe { String::from_utf8_unchecked(without_parts(bytes)) }
 }
 
 /// For the tests of both ways of making strings (`pystr.rs`): `_portable(True)` forces the

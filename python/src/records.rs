@@ -16,7 +16,7 @@ use std::borrow::Cow;
 use vutf8::records::{lines, split, DelimiterError, Policy, Records};
 
 use crate::buffer::{run, type_name, Input};
-use crate::decode::{repaired_text, Handler};
+use crate::decode::ignored;
 use crate::validate::check;
 
 /// How a buffer is cut into records.
@@ -161,7 +161,7 @@ impl Repair {
     fn text(self, record: &[u8]) -> Option<Cow<'_, str>> {
         match self {
             Repair::Policy(policy) => policy.text(record),
-            Repair::Ignore => repaired_text(record, Handler::Ignore).map(Cow::Owned),
+            Repair::Ignore => Some(Cow::Owned(ignored(record))),
         }
     }
 }
@@ -215,7 +215,7 @@ fn repaired(bytes: &[u8], framing: Framing, policy: Repair) -> Result<Vec<u8>, D
     let mut records = framing.records(bytes)?;
     let whole = match policy {
         Repair::Policy(p) if p.repairs_each_part() => p.text(bytes),
-        Repair::Ignore => repaired_text(bytes, Handler::Ignore).map(Cow::Owned),
+        Repair::Ignore => Some(Cow::Owned(ignored(bytes))),
         Repair::Policy(_) => None,
     };
     if let Some(text) = whole {
