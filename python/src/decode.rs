@@ -932,7 +932,7 @@ fn optimistic<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Option<Bound<'py, 
     decode_into(py, bytes, Handler::Strict, kind)
 }
 
-/// The bytes [`optimistic`] and [`dense_errors`] look at.
+/// The bytes [`sparse_head`] and [`optimistic`] look at.
 const PROBE: usize = 4096;
 
 /// Where [`decode_damaged`] is: the next byte to read, the next character to write.
