@@ -126,9 +126,12 @@ pub fn decode<'py>(
             return Ok(text);
         }
     }
-    let sparse = sparse_head(bytes);
+    // The first `PROBE` bytes' shape chooses the way for text that is not ASCII.
+    let look = bytes.len().min(PROBE);
+    let head = Shape::of_any(&bytes[..look]);
+    let sparse = head.is_sparse(look);
     if sparse && bytes.len() >= SPARSE_MIN {
-        if let Some(text) = optimistic(py, bytes)? {
+        if let Some(text) = optimistic(py, bytes, head)? {
             return Ok(text);
         }
     }
@@ -224,7 +227,7 @@ fn short_ucs2<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Option<Bound<'py, 
         return Ok(None);
     }
     let mut units = [0u16; SHORT_DECODE_BELOW + BLOCK];
-    let n = if (bytes.len() - shape.chars) * SPARSE < bytes.len() {
+    let n = if shape.is_sparse(bytes.len()) {
         // Mostly ASCII: vutf8's loop, which validates as it decodes.
         let mut at = Cursor::default();
         let out = Out {
@@ -254,21 +257,17 @@ fn short_ucs2<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Option<Bound<'py, 
     new.finish().map(Some)
 }
 
-/// Whether the first [`PROBE`] bytes of `bytes` have fewer continuation bytes than 1 in
-/// [`SPARSE`]: text vutf8's loop decodes faster than simdutf (mostly ASCII).
-fn sparse_head(bytes: &[u8]) -> bool {
-    let look = &bytes[..bytes.len().min(PROBE)];
-    (look.len() - Shape::of_any(look).chars) * SPARSE < look.len()
-}
-
 /// Damaged text that is not mostly ASCII, under `handler` (not `Strict`): written as UTF-8
 /// first by vutf8's writers of damaged text (each ill-formed part as the handler says; for
 /// `surrogateescape` in WTF-8, each byte as the three bytes of U+DC00 + the byte, which
 /// simdutf's transcoder of valid text decodes by their bits as any character of three
 /// bytes), then transcoded as valid text is.
 fn by_utf8<'py>(py: Python<'py>, bytes: &[u8], handler: Handler) -> PyResult<Bound<'py, PyString>> {
-    let text = run(py, bytes, |b| written(b, handler))?;
-    let shape = run(py, &text, Shape::of_any)?;
+    let (text, shape) = run(py, bytes, |b| {
+        let text = written(b, handler);
+        let shape = Shape::of_any(&text);
+        (text, shape)
+    })?;
     make(py, &text, shape.kind(), shape.chars, |out, b| {
         // SAFETY: `b` is UTF-8 (lone surrogates allowed) of `shape.chars` characters whose
         // widest is of `shape.kind()`, the kind and length of `out`.
@@ -483,6 +482,13 @@ impl Shape {
             chars: bytes.len() - continuation,
             max_byte,
         }
+    }
+
+    /// Whether the `len` bytes of this shape ([`Shape::of_any`]'s) have fewer continuation
+    /// bytes than 1 in [`SPARSE`]: mostly ASCII, text vutf8's loop decodes faster than
+    /// simdutf.
+    fn is_sparse(self, len: usize) -> bool {
+        (len - self.chars) * SPARSE < len
     }
 
     /// Adds valid UTF-8 `run` to the shape.
@@ -781,8 +787,7 @@ unsafe fn ucs2_steps_avx2(
         let high = halves.iter().enumerate().fold(0u64, |m, (k, &v)| {
             m | u64::from(_mm256_movemask_epi8(v) as u32) << (k * HALF)
         });
-        let isolated = high == 0 || (marked && high >> (STEP - 1) == 0 && high & (high >> 1) == 0);
-        if !isolated {
+        if !isolated(high, STEP, marked) {
             break;
         }
         for (k, v) in halves.into_iter().enumerate() {
@@ -808,6 +813,33 @@ unsafe fn ucs2_steps_avx2(
         o += STEP;
     }
     (i, o)
+}
+
+/// A block of ASCII or isolated damage ([`isolated`]) at `src` written to `dst`: its parts
+/// marked by [`Unit::widen16_marked`] where the handler writes a character for each
+/// (`marked`), else the bytes widened (ASCII).
+///
+/// # Safety
+/// As [`Unit::widen16`].
+#[inline(always)]
+unsafe fn widen_block<T: Unit>(src: *const u8, dst: *mut T, marked: bool, surrogate: bool) {
+    // SAFETY: by the caller's promise.
+    unsafe {
+        if marked {
+            T::widen16_marked(src, dst, surrogate);
+        } else {
+            T::widen16(src, dst);
+        }
+    }
+}
+
+/// Whether the `width` bytes whose non-ASCII bytes are the bits of `high` are ASCII, or
+/// (where the handler writes one character for each part of one byte, `marked`) isolated
+/// damage: every such byte between ASCII bytes, none last, so each is an ill-formed part of
+/// one byte ([`decode_text`]).
+#[inline(always)]
+fn isolated(high: u64, width: usize, marked: bool) -> bool {
+    high == 0 || (marked && high >> (width - 1) == 0 && high & (high >> 1) == 0)
 }
 
 /// The characters `chars` (bytes widened) with those where `marked` is all ones replaced:
@@ -916,15 +948,19 @@ const INVALID: u32 = u32::MAX;
 
 /// Text that is not ASCII, of [`SPARSE_MIN`] bytes or more, decoded without measuring it
 /// first, when a look at its start says vutf8's loop is the faster transcoder for it
-/// ([`sparse_head`]). The loop validates as it decodes, and widens the string when a
+/// (the shape of its first [`PROBE`] bytes, `head`). The loop validates as it decodes, and widens the string when a
 /// character needs it; `None` if the text turns out to be invalid, and the caller goes on
 /// as for any other text.
-fn optimistic<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Option<Bound<'py, PyString>>> {
-    let look = &bytes[..bytes.len().min(PROBE)];
+fn optimistic<'py>(
+    py: Python<'py>,
+    bytes: &[u8],
+    head: Shape,
+) -> PyResult<Option<Bound<'py, PyString>>> {
     // Not ASCII (the caller checked), so valid text is Latin-1 at least; wider when the look
-    // has a lead byte of a character beyond Latin-1 (C4 and above, or an invalid byte:
-    // then the text is invalid and the kind does not matter).
-    let kind = if largest(look) >= 0xC4 {
+    // (`head`, the shape of the first `PROBE` bytes) has a lead byte of a character beyond
+    // Latin-1 (C4 and above, or an invalid byte: then the text is invalid and the kind does
+    // not matter).
+    let kind = if head.max_byte >= 0xC4 {
         Kind::Ucs2
     } else {
         Kind::Latin1
@@ -932,7 +968,7 @@ fn optimistic<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Option<Bound<'py, 
     decode_into(py, bytes, Handler::Strict, kind)
 }
 
-/// The bytes [`sparse_head`] and [`optimistic`] look at.
+/// The bytes whose shape chooses [`decode`]'s way for text that is not ASCII.
 const PROBE: usize = 4096;
 
 /// Where [`decode_damaged`] is: the next byte to read, the next character to write.
@@ -1027,9 +1063,7 @@ unsafe fn decode_text<T: Unit>(
     let one_char_parts =
         limit >= 0xFFFF && matches!(handler, Handler::Replace | Handler::SurrogateEscape);
     let surrogate = handler == Handler::SurrogateEscape;
-    let isolated = |high: u64, last: u64| {
-        high == 0 || (one_char_parts && high & last == 0 && high & (high >> 1) == 0)
-    };
+    let isolated = |high: u64, width: usize| isolated(high, width, one_char_parts);
     let result = loop {
         // ASCII or isolated damage, `STEP` bytes at a time (one branch for 4 blocks), with
         // wider vectors where the unit and the CPU have them, then 16 at a time, then the
@@ -1043,19 +1077,13 @@ unsafe fn decode_text<T: Unit>(
                     m | u64::from(high_bits(src.add(i + k * BLOCK))) << (k * BLOCK)
                 })
             };
-            if !isolated(high, 1 << (STEP - 1)) {
+            if !isolated(high, STEP) {
                 break;
             }
             for k in (0..STEP).step_by(BLOCK) {
                 // SAFETY: as above; there is room for `STEP` more characters (as many as
                 // bytes read).
-                unsafe {
-                    if one_char_parts {
-                        T::widen16_marked(src.add(i + k), dst.add(o + k), surrogate);
-                    } else {
-                        T::widen16(src.add(i + k), dst.add(o + k));
-                    }
-                }
+                unsafe { widen_block(src.add(i + k), dst.add(o + k), one_char_parts, surrogate) };
             }
             i += STEP;
             o += STEP;
@@ -1063,15 +1091,9 @@ unsafe fn decode_text<T: Unit>(
         while i + BLOCK <= n {
             // SAFETY: `i + 16 <= n`; there is room for 16 more characters (the slack).
             let high = unsafe { high_bits(src.add(i)) };
-            if isolated(u64::from(high), 1 << (BLOCK - 1)) {
+            if isolated(u64::from(high), BLOCK) {
                 // SAFETY: as above.
-                unsafe {
-                    if one_char_parts {
-                        T::widen16_marked(src.add(i), dst.add(o), surrogate);
-                    } else {
-                        T::widen16(src.add(i), dst.add(o));
-                    }
-                }
+                unsafe { widen_block(src.add(i), dst.add(o), one_char_parts, surrogate) };
                 i += BLOCK;
                 o += BLOCK;
                 continue;
