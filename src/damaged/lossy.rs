@@ -163,16 +163,8 @@ impl PartText for Replacement {
 /// three bytes (`ED B2..B3 80..BF`).
 struct SurrogateEscape;
 
-impl SurrogateEscape {
-    /// The three bytes of U+DC00 + `b` (then a zero), `b` not ASCII: one load from a table,
-    /// where the bytes made from `b` would be stored one by one.
-    #[inline(always)]
-    fn of(b: u8) -> [u8; 4] {
-        SURROGATES[usize::from(b)]
-    }
-}
-
-/// [`SurrogateEscape::of`] of every byte (ASCII too, never asked for).
+/// The three bytes of U+DC00 + the byte (then a zero) for every byte (ASCII too, never asked
+/// for): one load from a table, where the bytes made from the byte would be stored one by one.
 static SURROGATES: [[u8; 4]; 256] = {
     let mut t = [[0u8; 4]; 256];
     let mut b = 0;
@@ -190,7 +182,7 @@ impl ByteText for SurrogateEscape {
 
     #[inline(always)]
     fn text(b: u8) -> ([u8; 4], usize) {
-        (Self::of(b), 3)
+        (SURROGATES[usize::from(b)], 3)
     }
 }
 
