@@ -81,9 +81,10 @@ pub struct RecordsDoctests;
 
 pub use backend::Backend;
 pub use bom::{has_bom, strip_bom, strip_bom_str, UTF8_BOM};
-pub use damaged::every_error::{errors, ErrorScanner, Errors};
+pub use damaged::every_error::{errors, Errors};
 #[cfg(feature = "alloc")]
 pub use damaged::lossy::{from_utf8_lossy, to_wtf8_surrogateescape, Repairer};
+pub use damaged::scanner::ErrorScanner;
 pub use engine::count::{count_chars, validate_and_count};
 pub use engine::{from_utf8, from_utf8_mut, is_valid};
 pub use formats::{legacy, netutf};

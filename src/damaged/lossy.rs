@@ -23,7 +23,8 @@
 //! [`from_utf8_lossy`] on their concatenation.
 
 use crate::arch::portable::BlockParts;
-use crate::damaged::every_error::{ErrorScanner, OnSpan, BLOCKS_AFTER};
+use crate::damaged::every_error::{OnSpan, BLOCKS_AFTER};
+use crate::damaged::scanner::ErrorScanner;
 use crate::reference::error::Utf8Error;
 use crate::tiers::BLOCK;
 use alloc::borrow::Cow;

@@ -1,5 +1,5 @@
 //! Text that is not all valid: every error, not just the first ([`every_error`]: `errors`
-//! over a slice, `ErrorScanner` over a stream), and lossy decoding and repair on them
+//! over a slice; [`scanner`]: `ErrorScanner` over a stream), and lossy decoding and repair on them
 //! ([`lossy`], with `alloc`), after a first error found by the engine.
 //!
 //! Next: `crate::engine` for the first error, `crate::arch` for the backends' search for
@@ -8,3 +8,4 @@
 pub(crate) mod every_error;
 #[cfg(feature = "alloc")]
 pub(crate) mod lossy;
+pub(crate) mod scanner;
