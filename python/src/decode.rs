@@ -130,7 +130,7 @@ pub fn decode<'py>(
     let look = bytes.len().min(PROBE);
     let head = Shape::of_any(&bytes[..look]);
     let sparse = head.is_sparse(look);
-    if sparse && bytes.len() >= SPARSE_MIN {
+    if sparse && bytes.len() >= SPARSE_MIN && loop_takes_sparse(head.kind()) {
         if let Some(text) = optimistic(py, bytes, head)? {
             return Ok(text);
         }
@@ -327,7 +327,8 @@ fn str_of_shape<'py>(
     bytes: &[u8],
     shape: Shape,
 ) -> PyResult<Bound<'py, PyString>> {
-    if shape.kind() >= Kind::Ucs2 && (bytes.len() - shape.chars) * SPARSE < bytes.len() {
+    if shape.kind() >= Kind::Ucs2 && loop_takes_sparse(shape.kind()) && shape.is_sparse(bytes.len())
+    {
         if bytes.len() >= SPARSE_MIN {
             return sparse(py, bytes, shape);
         }
@@ -376,6 +377,13 @@ fn cpython_decode<'py>(
 /// choice). The look at the first 4 KiB ([`optimistic`]) decides; text it sends to simdutf
 /// that turns out sparse and UCS-2 overall goes to the loop after all ([`sparse`]).
 const SPARSE: usize = 16;
+
+/// Whether valid sparse text whose widest character is of `kind` is decoded by vutf8's
+/// loop: not UCS-2 text where the AVX2 conversion into UCS-2 runs (`ucs2.rs`), which is
+/// faster than the loop at any density (docs/PYTHON.md, "The transcoder").
+fn loop_takes_sparse(kind: Kind) -> bool {
+    kind != Kind::Ucs2 || !crate::ucs2::active()
+}
 
 /// Shorter sparse inputs are decoded on the stack ([`sparse_short`]): [`sparse`] makes
 /// its string 16 characters longer and gives them back (`PyUnicode_Resize`), which costs
@@ -879,7 +887,8 @@ unsafe fn fill_valid(out: Out, bytes: &[u8]) -> usize {
                 bytes.len()
             }
             Kind::Latin1 => u8::transcode(bytes, out.ptr),
-            Kind::Ucs2 => u16::transcode(bytes, out.ptr.cast()),
+            Kind::Ucs2 => crate::ucs2::transcode(bytes, out.ptr.cast(), out.len)
+                .unwrap_or_else(|| u16::transcode(bytes, out.ptr.cast())),
             Kind::Ucs4 => u32::transcode(bytes, out.ptr.cast()),
         }
     }
@@ -899,7 +908,8 @@ fn damaged<'py>(py: Python<'py>, bytes: &[u8], handler: Handler) -> PyResult<Bou
 }
 
 /// The loop of [`damaged`], from a string of `kind`: `None` if `handler` is `Strict` and
-/// the text has an error (valid text with `Strict` is how [`optimistic`] decodes).
+/// the text has an error or needs a kind the loop does not take (valid text with `Strict`
+/// is how [`optimistic`] decodes).
 fn decode_into<'py>(
     py: Python<'py>,
     bytes: &[u8],
@@ -934,6 +944,10 @@ fn decode_into<'py>(
             return Ok(None);
         }
         let wider = Kind::of_char(c).max(kind);
+        if handler == Handler::Strict && !loop_takes_sparse(wider) {
+            // Valid text so far, then a character of a kind the loop does not take.
+            return converted_rest(py, bytes, new, at);
+        }
         let next = NewStr::new(py, wider, room)?;
         // SAFETY: `new` holds `at.o` characters of `kind`, and `next` has room for them.
         unsafe { widen(new.out(), next.out(), at.o) };
@@ -942,14 +956,57 @@ fn decode_into<'py>(
     }
 }
 
+/// [`decode_into`]'s `Strict` text from `at` on, where the loop wrote the valid text before
+/// it into `so_far` and met a character it is not to take there (UCS-2 where the AVX2
+/// conversion runs): the rest validated and measured, then converted after the characters
+/// so far, widened, in a string of the rest's kind. `None` if the rest is invalid, or wider
+/// than UCS-2 (the caller goes on as for any other text).
+fn converted_rest<'py>(
+    py: Python<'py>,
+    bytes: &[u8],
+    so_far: NewStr<'py>,
+    at: Cursor,
+) -> PyResult<Option<Bound<'py, PyString>>> {
+    let rest = &bytes[at.i..];
+    let Some(shape) = run(py, rest, shape_of_valid)? else {
+        return Ok(None);
+    };
+    if shape.kind() != Kind::Ucs2 {
+        return Ok(None);
+    }
+    let chars =
+        at.o.checked_add(shape.chars)
+            .ok_or_else(|| PyValueError::new_err("vutf8: input too long"))?;
+    let next = NewStr::new(py, Kind::Ucs2, chars)?;
+    let out = next.out();
+    // SAFETY: `so_far` holds `at.o` characters of a narrower kind, and `next` has room for
+    // them.
+    unsafe { widen(so_far.out(), out, at.o) };
+    let tail = Out {
+        // SAFETY: the first `at.o` characters of `next`'s `chars` are written.
+        ptr: unsafe { out.ptr.add(at.o * Kind::Ucs2.width()) },
+        kind: Kind::Ucs2,
+        len: shape.chars,
+    };
+    // SAFETY: `rest` is valid UTF-8 of `shape.chars` characters of UCS-2, the length and
+    // kind of `tail`.
+    let written = run(py, rest, move |b| unsafe { fill_valid(tail, b) })?;
+    assert_eq!(
+        written, shape.chars,
+        "vutf8: the text is not the length measured"
+    );
+    next.finish().map(Some)
+}
+
 /// What [`decode_text`] returns when `Strict` meets an ill-formed sequence (above every
 /// character, so never a character that does not fit).
 const INVALID: u32 = u32::MAX;
 
 /// Text that is not ASCII, of [`SPARSE_MIN`] bytes or more, decoded without measuring it
 /// first, when a look at its start says vutf8's loop is the faster transcoder for it
-/// (the shape of its first [`PROBE`] bytes, `head`). The loop validates as it decodes, and widens the string when a
-/// character needs it; `None` if the text turns out to be invalid, and the caller goes on
+/// (the shape of its first [`PROBE`] bytes, `head`). The loop validates as it decodes, and
+/// widens the string when a character needs it; `None` if the text turns out to be invalid,
+/// or to need a kind the loop does not take ([`loop_takes_sparse`]), and the caller goes on
 /// as for any other text.
 fn optimistic<'py>(
     py: Python<'py>,
@@ -1465,6 +1522,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_wide_steps, m)?)?;
     m.add_function(wrap_pyfunction!(_decode_own, m)?)?;
     m.add_function(wrap_pyfunction!(_decode_simdutf, m)?)?;
+    m.add_function(wrap_pyfunction!(crate::ucs2::_ucs2_avx2, m)?)?;
     m.add("_SHORT_DECODE_BELOW", SHORT_DECODE_BELOW)?;
     m.add("_DECODE_STEP", STEP)
 }

@@ -28,6 +28,7 @@ mod errors;
 mod pystr;
 mod records;
 mod stream;
+mod ucs2;
 mod validate;
 
 use pyo3::prelude::*;

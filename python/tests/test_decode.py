@@ -320,3 +320,40 @@ def test_dense_damage_with_every_handler() -> None:
                     assert_same(bytes(data) + end, errors)
                 checked += 1
     assert checked == 160
+
+
+@pytest.mark.parametrize("on", [True, False, None])
+def test_ucs2_conversion_both_ways(on: bool | None) -> None:
+    """Valid text into UCS-2 by vutf8's AVX2 conversion (`_ucs2_avx2(True)`: wherever the
+    CPU has AVX2), by simdutf (`False`), and as the CPU decides (`None`): characters of one,
+    two and three bytes (the edges of each, surrogates' neighbours) in every mix, at every
+    length around the vector steps; sparse text whose first 4 KiB are Latin-1, then a wider
+    character (the loop hands the rest over), then valid text, a character above U+FFFF or
+    an error; and WTF-8 of `surrogateescape` on CJK text with an error."""
+    was = _vutf8._ucs2_avx2()
+    rng = random.Random(47)
+    pools = [
+        [0x0A, 0x20, 0x41, 0x7E, 0x7F],
+        [0x80, 0xE9, 0xFF, 0x100, 0x3A9, 0x7FF],
+        [0x800, 0x4E2D, 0xD7FF, 0xE000, 0xFFFD, 0xFFFF],
+    ]
+    try:
+        _vutf8._ucs2_avx2(on)
+        for length in [*range(1, 200), 255, 256, 1000, 4095, 4097, 70_000]:
+            for _ in range(3):
+                weights = [rng.random() for _ in pools]
+                picks = rng.choices(pools, weights, k=length)
+                text = "".join(chr(rng.choice(p)) for p in picks) + "\u0100"
+                assert_same(text.encode(), "strict")
+        latin = ("Grüße aus Köln, " * 300).encode()
+        for at in (0, 1, 15, 16, 17, 31, 100):
+            for after in ("€ und weiter " * 50, "\U0001f600 danach", "中文" * 200):
+                data = latin + b"x" * at + after.encode()
+                assert_same(data, "strict")
+                assert_same(data + b"\xff tail", "strict")
+                assert_same(data + b"\xff tail", "replace")
+        cjk = ("中文字符" * 500).encode()
+        for errors in HANDLERS:
+            assert_same(cjk + b"\xff\xc3" + cjk + b"\xed\xa0\x80" + cjk, errors)
+    finally:
+        _vutf8._ucs2_avx2(was)
