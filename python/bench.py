@@ -12,8 +12,8 @@ baseline, the first contender):
   `replace`, `backslashreplace`, `surrogateescape` and `ignore`, then the geometric means
   that the targets of docs/PYTHON.md are about;
 - the transcoder (`--only transcoder`): valid text decoded by simdutf's UTF-8 to Latin-1,
-  UTF-16 and UTF-32 (`_vutf8._decode_simdutf`), with UCS-2 by vutf8's AVX2 conversion
-  instead (`_vutf8._ucs2_avx2`), by vutf8's own loop (`_vutf8._decode_own`)
+  UTF-16 and UTF-32 (`_vutf8._decode_simdutf`), with UCS-2 and UCS-4 by vutf8's AVX2
+  conversions instead (`_vutf8._convert_avx2`), by vutf8's own loop (`_vutf8._decode_own`)
   and by `vutf8.decode`, which chooses between them: the measurement behind the choice in
   docs/PYTHON.md;
 - one buffer: `vutf8.is_valid` and `vutf8.validate` against `bytes.decode('utf-8')` and
@@ -162,20 +162,20 @@ def transcoder_cases(corpus: Path) -> list[Case]:
 def transcoder_contenders(data: bytes) -> list[Contender]:
     from vutf8 import _vutf8
 
-    def converted(ucs2_avx2: bool | None) -> str:
-        """`data` measured, then converted by simdutf, with vutf8's AVX2 conversion into
-        UCS-2 (True), without it (False) or as the CPU decides (None)."""
-        _vutf8._ucs2_avx2(ucs2_avx2)
+    def converted(avx2: bool | None) -> str:
+        """`data` measured, then converted by simdutf, with vutf8's AVX2 conversions into
+        UCS-2 and UCS-4 (True), without them (False) or as the CPU decides (None)."""
+        _vutf8._convert_avx2(avx2)
         try:
             return _vutf8._decode_simdutf(data)
         finally:
-            _vutf8._ucs2_avx2(None)
+            _vutf8._convert_avx2(None)
 
     assert _vutf8._decode_own(data) == converted(False) == converted(True) == data.decode()
     return [
         Contender("bytes.decode('utf-8')", lambda: data.decode("utf-8")),
         Contender("simdutf", lambda: converted(False)),
-        Contender("simdutf, UCS-2 by vutf8's AVX2", lambda: converted(True)),
+        Contender("simdutf, UCS-2/4 by vutf8's AVX2", lambda: converted(True)),
         Contender("vutf8's own loop", lambda: _vutf8._decode_own(data)),
         Contender("vutf8.decode (the choice)", lambda: vutf8.decode(data)),
     ]

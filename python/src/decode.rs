@@ -379,10 +379,10 @@ fn cpython_decode<'py>(
 const SPARSE: usize = 16;
 
 /// Whether valid sparse text whose widest character is of `kind` is decoded by vutf8's
-/// loop: not UCS-2 text where the AVX2 conversion into UCS-2 runs (`ucs2.rs`), which is
+/// loop: not UCS-2 text where the AVX2 conversion into UCS-2 runs (`wide.rs`), which is
 /// faster than the loop at any density (docs/PYTHON.md, "The transcoder").
 fn loop_takes_sparse(kind: Kind) -> bool {
-    kind != Kind::Ucs2 || !crate::ucs2::active()
+    kind != Kind::Ucs2 || !crate::wide::active()
 }
 
 /// Shorter sparse inputs are decoded on the stack ([`sparse_short`]): [`sparse`] makes
@@ -887,9 +887,10 @@ unsafe fn fill_valid(out: Out, bytes: &[u8]) -> usize {
                 bytes.len()
             }
             Kind::Latin1 => u8::transcode(bytes, out.ptr),
-            Kind::Ucs2 => crate::ucs2::transcode(bytes, out.ptr.cast(), out.len)
+            Kind::Ucs2 => crate::wide::ucs2(bytes, out.ptr.cast(), out.len)
                 .unwrap_or_else(|| u16::transcode(bytes, out.ptr.cast())),
-            Kind::Ucs4 => u32::transcode(bytes, out.ptr.cast()),
+            Kind::Ucs4 => crate::wide::ucs4(bytes, out.ptr.cast(), out.len)
+                .unwrap_or_else(|| u32::transcode(bytes, out.ptr.cast())),
         }
     }
 }
@@ -1522,7 +1523,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_wide_steps, m)?)?;
     m.add_function(wrap_pyfunction!(_decode_own, m)?)?;
     m.add_function(wrap_pyfunction!(_decode_simdutf, m)?)?;
-    m.add_function(wrap_pyfunction!(crate::ucs2::_ucs2_avx2, m)?)?;
+    m.add_function(wrap_pyfunction!(crate::wide::_convert_avx2, m)?)?;
     m.add("_SHORT_DECODE_BELOW", SHORT_DECODE_BELOW)?;
     m.add("_DECODE_STEP", STEP)
 }

@@ -28,8 +28,8 @@ mod errors;
 mod pystr;
 mod records;
 mod stream;
-mod ucs2;
 mod validate;
+mod wide;
 
 use pyo3::prelude::*;
 

@@ -323,26 +323,29 @@ def test_dense_damage_with_every_handler() -> None:
 
 
 @pytest.mark.parametrize("on", [True, False, None])
-def test_ucs2_conversion_both_ways(on: bool | None) -> None:
-    """Valid text into UCS-2 by vutf8's AVX2 conversion (`_ucs2_avx2(True)`: wherever the
-    CPU has AVX2), by simdutf (`False`), and as the CPU decides (`None`): characters of one,
-    two and three bytes (the edges of each, surrogates' neighbours) in every mix, at every
-    length around the vector steps; sparse text whose first 4 KiB are Latin-1, then a wider
-    character (the loop hands the rest over), then valid text, a character above U+FFFF or
-    an error; and WTF-8 of `surrogateescape` on CJK text with an error."""
-    was = _vutf8._ucs2_avx2()
+def test_wide_conversions_both_ways(on: bool | None) -> None:
+    """Valid text into UCS-2 and UCS-4 by vutf8's AVX2 conversions (`_convert_avx2(True)`:
+    wherever the CPU has AVX2), by simdutf (`False`), and as the CPU decides (`None`):
+    characters of one to four bytes (the edges of each, surrogates' neighbours) in every
+    mix, at every length around the vector steps; sparse text whose first 4 KiB are
+    Latin-1, then a wider character (the loop hands the rest over), then valid text, a
+    character above U+FFFF or an error; WTF-8 of `surrogateescape` on CJK text with an
+    error, and random bytes under every handler (UCS-4 made from the UTF-8 the handlers
+    write)."""
+    was = _vutf8._convert_avx2()
     rng = random.Random(47)
     pools = [
         [0x0A, 0x20, 0x41, 0x7E, 0x7F],
         [0x80, 0xE9, 0xFF, 0x100, 0x3A9, 0x7FF],
         [0x800, 0x4E2D, 0xD7FF, 0xE000, 0xFFFD, 0xFFFF],
+        [0x10000, 0x1F600, 0x10FFFF],
     ]
     try:
-        _vutf8._ucs2_avx2(on)
+        _vutf8._convert_avx2(on)
         for length in [*range(1, 200), 255, 256, 1000, 4095, 4097, 70_000]:
-            for _ in range(3):
-                weights = [rng.random() for _ in pools]
-                picks = rng.choices(pools, weights, k=length)
+            for widest in (3, 4):
+                weights = [rng.random() for _ in pools[:widest]]
+                picks = rng.choices(pools[:widest], weights, k=length)
                 text = "".join(chr(rng.choice(p)) for p in picks) + "\u0100"
                 assert_same(text.encode(), "strict")
         latin = ("Grüße aus Köln, " * 300).encode()
@@ -353,7 +356,9 @@ def test_ucs2_conversion_both_ways(on: bool | None) -> None:
                 assert_same(data + b"\xff tail", "strict")
                 assert_same(data + b"\xff tail", "replace")
         cjk = ("中文字符" * 500).encode()
+        noise = random.Random(5).randbytes(20_000)
         for errors in HANDLERS:
             assert_same(cjk + b"\xff\xc3" + cjk + b"\xed\xa0\x80" + cjk, errors)
+            assert_same(noise, errors)
     finally:
-        _vutf8._ucs2_avx2(was)
+        _vutf8._convert_avx2(was)

@@ -72,9 +72,9 @@ def _portable(on: bool | None = None) -> bool:
 def _wide_steps(on: bool | None = None) -> bool:
     """Tests only: let (True) or keep (False) decode's loop off AVX2's wider vectors."""
 
-def _ucs2_avx2(on: bool | None = None) -> bool | None:
-    """Tests only: decode into UCS-2 by vutf8's AVX2 conversion wherever the CPU has AVX2
-    (True), never (False), or as the CPU decides (None, the default)."""
+def _convert_avx2(on: bool | None = None) -> bool | None:
+    """Tests only: convert into UCS-2 and UCS-4 by vutf8's AVX2 conversions wherever the
+    CPU has AVX2 (True), never (False), or as the CPU decides (None, the default)."""
 
 def _decode_own(data: Buffer) -> str:
     """Measurements only: valid `data` decoded by vutf8's own loop instead of simdutf."""
