@@ -1,9 +1,10 @@
 //! Valid UTF-8 into the characters of a PEP 393 string of two or four bytes a character
-//! (UCS-2, UCS-4) with AVX2, for CPUs where simdutf runs its AVX2 kernel, whose conversions
-//! take 12 bytes a step through a table of 12-bit patterns: Cyrillic, Greek, CJK and mostly
-//! ASCII text with a character beyond Latin-1 into UCS-2; text with a character above
-//! U+FFFF (emoji, and the text that `replace` and `surrogateescape` make of random bytes)
-//! into UCS-4.
+//! (UCS-2, UCS-4) with AVX2: Cyrillic, Greek, CJK and mostly ASCII text with a character
+//! beyond Latin-1 into UCS-2, on every CPU with AVX2 (faster than simdutf's conversions into
+//! UTF-16, its AVX2 one, which takes 12 bytes a step through a table of 12-bit patterns, and
+//! its AVX-512 one); text with a character above U+FFFF (emoji, and the text that `replace`
+//! and `surrogateescape` make of random bytes) into UCS-4 where simdutf has no AVX-512
+//! kernel to run.
 //!
 //! Each step takes 16 bytes: each byte that starts a character becomes its code point in a
 //! lane, computed from it and the bytes after it (read by more loads one, two and three
@@ -18,11 +19,11 @@
 //! characters that fit. `decode.rs` chooses them (`fill_valid`); the measurements are in
 //! docs/PYTHON.md ("The transcoder").
 
-/// Whether the conversions run where simdutf's AVX-512 kernel does not
-/// (`_convert_avx2`): the tests turn them on everywhere and off.
+/// Whether the conversions run as the CPU decides (`converts`), or, for the tests
+/// (`_convert_avx2`), everywhere or nowhere.
 static MODE: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(AUTO);
 
-/// [`MODE`]: where simdutf has no AVX-512 kernel to run.
+/// [`MODE`]: as the CPU decides (`converts`).
 const AUTO: u8 = 0;
 /// [`MODE`]: wherever the CPU has AVX2 (for the tests).
 const ALWAYS: u8 = 1;
@@ -43,25 +44,37 @@ fn simdutf_avx512() -> bool {
         && std::is_x86_feature_detected!("bmi2")
 }
 
-/// Whether [`ucs2`] and [`ucs4`] convert (else the caller transcodes another way):
-/// [`MODE`], and the CPU's AVX2.
+/// Whether [`ucs2`] converts (else the caller converts another way): wherever the CPU has
+/// AVX2, unless [`MODE`] says never. It is faster than simdutf's AVX-512 conversion into
+/// UTF-16 too (docs/PYTHON.md, "The transcoder").
 #[inline]
 pub(crate) fn active() -> bool {
+    converts(true)
+}
+
+/// Whether a conversion runs: [`MODE`], and the CPU's AVX2; by default into UCS-2
+/// (`ucs2`) wherever it has AVX2, into UCS-4 where simdutf has no AVX-512 kernel to run,
+/// whose conversion into UTF-32 is faster.
+#[inline]
+fn converts(ucs2: bool) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         let wanted = match MODE.load(std::sync::atomic::Ordering::Relaxed) {
-            AUTO => !simdutf_avx512(),
+            AUTO => ucs2 || !simdutf_avx512(),
             ALWAYS => true,
             _ => false,
         };
         wanted && std::is_x86_feature_detected!("avx2")
     }
     #[cfg(not(target_arch = "x86_64"))]
-    false
+    {
+        let _ = ucs2;
+        false
+    }
 }
 
 /// Converts valid `src` into UCS-2 at `dst`, which has room for `room` characters, where
-/// [`active`] says so; returns the characters written, or `None` when the caller is to
+/// [`active`] says so (`converts`); returns the characters written, or `None` when the caller is to
 /// convert it another way.
 ///
 /// # Safety
@@ -70,15 +83,15 @@ pub(crate) fn active() -> bool {
 #[inline]
 pub(crate) unsafe fn ucs2(src: &[u8], dst: *mut u16, room: usize) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
-    if active() {
-        // SAFETY: the CPU has AVX2 (`active`); the rest by the caller's promise.
+    if converts(true) {
+        // SAFETY: the CPU has AVX2 (`converts`); the rest by the caller's promise.
         return Some(unsafe { to_ucs2(src, dst, room) });
     }
     let _ = (src, dst, room);
     None
 }
 
-/// [`ucs2`] into UCS-4.
+/// [`ucs2`] into UCS-4, where `converts` says so.
 ///
 /// # Safety
 /// `src` is valid UTF-8 (lone surrogates allowed); `dst` is valid for `room` characters,
@@ -86,8 +99,8 @@ pub(crate) unsafe fn ucs2(src: &[u8], dst: *mut u16, room: usize) -> Option<usiz
 #[inline]
 pub(crate) unsafe fn ucs4(src: &[u8], dst: *mut u32, room: usize) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
-    if active() {
-        // SAFETY: the CPU has AVX2 (`active`); the rest by the caller's promise.
+    if converts(false) {
+        // SAFETY: the CPU has AVX2 (`converts`); the rest by the caller's promise.
         return Some(unsafe { to_ucs4(src, dst, room) });
     }
     let _ = (src, dst, room);
