@@ -5,8 +5,9 @@
 //! pass over the bytes in pieces that stay in the L1 cache, each validated by vutf8 and,
 //! while it is there, measured (its largest byte gives the string's kind, its
 //! non-continuation bytes the number of characters); then the string of that kind and
-//! length is made and its buffer filled: by simdutf (UTF-8 to Latin-1, UTF-16, UTF-32), or,
-//! for mostly-ASCII text that needs UCS-2 or UCS-4, by this file's own loop
+//! length is made and its buffer filled: into UCS-2 (and, without simdutf's AVX-512 kernel,
+//! UCS-4) by the AVX2 conversions of `wide.rs`, else by simdutf (UTF-8 to Latin-1, UTF-16,
+//! UTF-32), or, for mostly-ASCII text that needs no UCS-2 there, by this file's own loop
 //! ([`decode_text`]), which is faster there (docs/PYTHON.md has the measurements).
 //!
 //! Invalid input: `strict` raises `vutf8.Utf8Error`, the `UnicodeDecodeError` that
@@ -25,7 +26,8 @@
 //! `vutf8.decode` is a C function of CPython's fastest calling convention ([`DECODE`]),
 //! not a PyO3 function, for the speed of short calls.
 //!
-//! Next: `pystr.rs` for how strings are made; `errors.rs` for the exception.
+//! Next: `pystr.rs` for how strings are made; `wide.rs` for the AVX2 conversions;
+//! `errors.rs` for the exception.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::ffi;

@@ -16,8 +16,10 @@
 //! shuffle.
 //!
 //! The conversions trust their input: valid UTF-8 (lone surrogates allowed, as WTF-8), of
-//! characters that fit. `decode.rs` chooses them (`fill_valid`); the measurements are in
-//! docs/PYTHON.md ("The transcoder").
+//! characters that fit. The measurements are in docs/PYTHON.md ("The transcoder").
+//!
+//! Next: `decode.rs`, which chooses between these, simdutf and its own loop (`fill_valid`,
+//! `loop_takes_sparse`).
 
 /// Whether the conversions run as the CPU decides (`converts`), or, for the tests
 /// (`_convert_avx2`), everywhere or nowhere.
