@@ -145,13 +145,23 @@ def decode_cases(corpus: Path) -> list[Case]:
 
 
 def transcoder_cases(corpus: Path) -> list[Case]:
-    """simdutf against vutf8's own loop, on valid real text of each kind."""
+    """simdutf against vutf8's own loop, on valid real text of each kind, and on French text
+    with its characters beyond Latin-1 taken out (a Latin-1 string)."""
     cases = []
-    for name, rel in DECODE_TEXTS:
-        path = corpus / rel
+    texts: list[tuple[str, Path, Callable[[str], str]]] = [
+        (name, corpus / rel, str) for name, rel in DECODE_TEXTS
+    ]
+    texts.append(
+        (
+            "fr text, Latin-1 only",
+            corpus / "text/debian-reference.fr.txt",
+            lambda t: "".join(c for c in t if ord(c) < 0x100),
+        )
+    )
+    for name, path, keep in texts:
         if not path.is_file():
             continue
-        whole = path.read_bytes().decode("utf-8", "ignore").encode()
+        whole = keep(path.read_bytes().decode("utf-8", "ignore")).encode()
         for size in (64 * KIB, len(whole)):
             data = valid_prefix(whole, size)
             label = f"transcoder: {name}, {len(data):,} B ({non_ascii_share(data):.0%} non-ASCII)"

@@ -936,6 +936,14 @@ fn decode_into<'py>(
         let cursor = &mut at;
         let step = run(py, &bytes[cursor.i..], move |_| {
             let out: Out = out;
+            if handler == Handler::Strict && out.kind == Kind::Latin1 {
+                // Valid Latin-1 text ahead of the loop, in one AVX2 pass.
+                // SAFETY: `out` is a string of `out.len` one-byte characters.
+                let (i, o) = unsafe {
+                    crate::latin1::fast_forward(bytes, out.ptr, out.len, (cursor.i, cursor.o))
+                };
+                *cursor = Cursor { i, o };
+            }
             // SAFETY: `out` has room for every character of the text from `cursor`, and
             // the characters before `cursor.o` are written.
             unsafe { decode_damaged(out, bytes, handler, cursor) }

@@ -25,6 +25,7 @@ mod buffer;
 mod capsule;
 mod decode;
 mod errors;
+mod latin1;
 mod pystr;
 mod records;
 mod stream;

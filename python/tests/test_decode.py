@@ -362,3 +362,34 @@ def test_wide_conversions_both_ways(on: bool | None) -> None:
             assert_same(noise, errors)
     finally:
         _vutf8._convert_avx2(was)
+
+
+def test_latin1_pass_at_every_place() -> None:
+    """The one-pass Latin-1 decoding ahead of the loop (AVX2) on sparse text of Latin-1
+    characters (so the loop starts with a Latin-1 string), then, past the first 4 KiB: a
+    character, a pair, a lead
+    without its continuation byte, a continuation byte alone, an unencoded Latin-1 byte, a
+    lead beyond Latin-1, a sequence of three bytes, at every place across two 32-byte steps
+    and at the end of the input, under strict and two other handlers."""
+    # 1 continuation byte in 32, past the 4 KiB whose shape chooses the way.
+    head = "Die Straße ist lang und breit, ".encode() * 160
+    probes = [
+        "é".encode(),
+        "éü".encode(),
+        b"\xc3a",
+        b"\xa9",
+        b"\xe9",
+        "Ā".encode(),
+        "€".encode(),
+        b"\xc3",
+        b"\xc2\xa0\xc3\xbf",
+    ]
+    checked = 0
+    for at in range(70):
+        for probe in probes:
+            for tail in (b"x" * 100, b""):
+                data = head + b"a" * at + probe + tail
+                for errors in ("strict", "replace", "surrogateescape"):
+                    assert_same(data, errors)
+                    checked += 1
+    assert checked == 70 * len(probes) * 2 * 3
