@@ -994,7 +994,7 @@ fn converted_rest<'py>(
     // them.
     unsafe { widen(so_far.out(), out, at.o) };
     let tail = Out {
-        // SAFETY: the first `at.o` characters of `next`'s `chars` are written.
+        // SAFETY: `at.o <= chars`: within the string, after the characters widened into it.
         ptr: unsafe { out.ptr.add(at.o * Kind::Ucs2.width()) },
         kind: Kind::Ucs2,
         len: shape.chars,

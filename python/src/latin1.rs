@@ -15,21 +15,18 @@
 //! Next: `decode.rs` (`decode_into`), which runs it before its loop.
 
 /// The shuffles that squeeze eight bytes: entry `k` moves the bytes whose bit is set in `k`
-/// to the front, in order (the rest of the eight are left as they come: the next store
-/// writes over them, or they lie past what the pass counts).
+/// to the front, in order (`wide::kept_lanes`; the rest of the eight are zero: the next
+/// store writes over them, or they lie past what the pass counts).
 #[cfg(target_arch = "x86_64")]
 static SQUEEZE8: [[u8; 16]; 256] = {
     let mut t = [[0x80u8; 16]; 256];
     let mut k = 0;
     while k < 256 {
-        let mut out = 0;
-        let mut lane = 0;
-        while lane < 8 {
-            if k & (1 << lane) != 0 {
-                t[k][out] = lane as u8;
-                out += 1;
-            }
-            lane += 1;
+        let lanes = crate::wide::kept_lanes(k);
+        let mut j = 0;
+        while j < 8 {
+            t[k][j] = lanes[j];
+            j += 1;
         }
         k += 1;
     }

@@ -132,43 +132,54 @@ pub fn _convert_avx2(on: Option<bool>) -> Option<bool> {
     }
 }
 
+/// The lanes of eight whose bit is set in `k`, in order, then `0x80` (a lane a byte shuffle
+/// zeroes): what every table that squeezes lanes out (here, and `latin1.rs`) is made of.
+#[cfg(target_arch = "x86_64")]
+pub(crate) const fn kept_lanes(k: usize) -> [u8; 8] {
+    let mut lanes = [0x80u8; 8];
+    let (mut out, mut lane) = (0, 0);
+    while lane < 8 {
+        if k & (1 << lane) != 0 {
+            lanes[out] = lane as u8;
+            out += 1;
+        }
+        lane += 1;
+    }
+    lanes
+}
+
 /// The shuffles that squeeze eight 16-bit lanes: entry `k` moves the lanes whose bit is set
-/// in `k` to the front, in order (the rest of the register is left as it comes: the next
-/// store writes over it, or it lies past what the conversion counts).
+/// in `k` to the front, in order ([`kept_lanes`]; the rest of the register is zero: the
+/// next store writes over it, or it lies past what the conversion counts).
 #[cfg(target_arch = "x86_64")]
 static SQUEEZE16: [[u8; 16]; 256] = {
     let mut t = [[0x80u8; 16]; 256];
     let mut k = 0;
     while k < 256 {
-        let mut out = 0;
-        let mut lane = 0;
-        while lane < 8 {
-            if k & (1 << lane) != 0 {
-                t[k][2 * out] = 2 * lane as u8;
-                t[k][2 * out + 1] = 2 * lane as u8 + 1;
-                out += 1;
-            }
-            lane += 1;
+        let lanes = kept_lanes(k);
+        let mut j = 0;
+        while j < 8 && lanes[j] != 0x80 {
+            t[k][2 * j] = 2 * lanes[j];
+            t[k][2 * j + 1] = 2 * lanes[j] + 1;
+            j += 1;
         }
         k += 1;
     }
     t
 };
 
-/// [`SQUEEZE16`] for eight 32-bit lanes: the permutation's lane numbers.
+/// [`SQUEEZE16`] for eight 32-bit lanes: the permutation's lane numbers (lane 0 where none
+/// is kept).
 #[cfg(target_arch = "x86_64")]
 static SQUEEZE32: [[u32; 8]; 256] = {
     let mut t = [[0u32; 8]; 256];
     let mut k = 0;
     while k < 256 {
-        let mut out = 0;
-        let mut lane = 0;
-        while lane < 8 {
-            if k & (1 << lane) != 0 {
-                t[k][out] = lane as u32;
-                out += 1;
-            }
-            lane += 1;
+        let lanes = kept_lanes(k);
+        let mut j = 0;
+        while j < 8 && lanes[j] != 0x80 {
+            t[k][j] = lanes[j] as u32;
+            j += 1;
         }
         k += 1;
     }
