@@ -98,7 +98,9 @@ unsafe fn latin1_avx2(
         };
         let bits = |v: __m128i| _mm_movemask_epi8(v) as u32;
         let is_c3 = _mm_cmpeq_epi8(b0, c3);
-        let lead = bits(_mm_or_si128(_mm_cmpeq_epi8(b0, c2), is_c3));
+        // All ones in the bytes of a lead.
+        let is_lead = _mm_or_si128(_mm_cmpeq_epi8(b0, c2), is_c3);
+        let lead = bits(is_lead);
         let continuation = bits(_mm_cmpgt_epi8(continuation_below, b0));
         let followed = bits(_mm_cmpgt_epi8(continuation_below, b1));
         let other = bits(b0) & !lead & !continuation;
@@ -106,10 +108,7 @@ unsafe fn latin1_avx2(
         if other != 0 || lead & !followed != 0 || continuation != led {
             break;
         }
-        let chars = _mm_blendv_epi8(b0, _mm_add_epi8(b1, _mm_and_si128(is_c3, plus)), {
-            // All ones in the bytes of a lead.
-            _mm_or_si128(_mm_cmpeq_epi8(b0, c2), is_c3)
-        });
+        let chars = _mm_blendv_epi8(b0, _mm_add_epi8(b1, _mm_and_si128(is_c3, plus)), is_lead);
         let keep = !continuation & 0xFFFF;
         let (low, high) = (keep & 0xFF, keep >> 8);
         for (k, shift) in [(low, false), (high, true)] {

@@ -76,7 +76,7 @@ fn converts(ucs2: bool) -> bool {
 }
 
 /// Converts valid `src` into UCS-2 at `dst`, which has room for `room` characters, where
-/// [`active`] says so (`converts`); returns the characters written, or `None` when the caller is to
+/// [`active`] says so; returns the characters written, or `None` when the caller is to
 /// convert it another way.
 ///
 /// # Safety

@@ -27,12 +27,13 @@
 //! point) a decoding of its few bytes, only when they are asked for ([`Errors::next`], not
 //! the lossy decoders, which need where and how long only).
 //!
-//! Where the search resumes after an error is the crate's one rule (`crate::reference::decode`, "Where
-//! decoding resumes after an error"), which `<[u8]>::utf8_chunks` follows too: the errors
-//! are exactly the invalid parts of `utf8_chunks`.
+//! Where the search resumes after an error is the crate's one rule
+//! (`crate::reference::decode`, "Where decoding resumes after an error"), which
+//! `<[u8]>::utf8_chunks` follows too: the errors are exactly the invalid parts of
+//! `utf8_chunks`.
 //!
-//! Next: [`ErrorScanner`](crate::ErrorScanner) (`crate::damaged::scanner`) does the same on a stream that
-//! arrives in chunks split anywhere.
+//! Next: [`ErrorScanner`](crate::ErrorScanner) (`crate::damaged::scanner`) does the same on
+//! a stream that arrives in chunks split anywhere.
 
 use crate::arch::portable::{BlockParts, Subparts};
 use crate::reference::decode::{self, Strict};
