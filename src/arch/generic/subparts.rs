@@ -32,7 +32,15 @@
 //!
 //! Each block needs the masks of the 3 bytes after it: the blocks are computed one ahead.
 //! The masks come from the vector trait's compare ([`Vector::eq_mask`]) and the lookup
-//! tables. Next: `crate::damaged::every_error`, which walks these bits.
+//! tables.
+//!
+//! Text damaged by a one-byte encoding (Latin-1 text, UTF-16 of Latin scripts) has its
+//! bytes that are not ASCII alone between ASCII bytes nearly everywhere, and each such byte
+//! is a part of one byte whatever it is: the blocks of a stretch where that holds, up to
+//! the first where it does not, are decided from the bytes' high bits alone
+//! (`Consts::isolated`), without the five masks.
+//!
+//! Next: `crate::damaged::every_error`, which walks these bits.
 
 use super::lookup::Tables;
 use crate::arch::generic::vector::Vector;
@@ -156,6 +164,67 @@ impl<V: Vector> Consts<V> {
     }
 }
 
+impl<V: Vector> Consts<V> {
+    /// The parts of the first blocks of the `blocks` from `from` in which every byte that
+    /// is not ASCII stands alone, ASCII on both sides (the byte after each block counted):
+    /// each such byte is an ill-formed part of one byte, whatever it is (a lead that no
+    /// continuation byte follows, a continuation byte that no lead takes), and nothing
+    /// reaches past such a block. Latin-1 text and UTF-16 of Latin scripts are such text
+    /// nearly everywhere; a look at the bytes' high bits decides it, where the full search
+    /// computes five masks a register. Writes their parts into `parts` and returns how many
+    /// blocks from the first are such, stopping at the first that is not or that the end
+    /// of `bytes` reaches (no byte after it); the caller ensures no carry comes in.
+    #[inline(always)]
+    fn isolated(
+        &self,
+        bytes: &[u8],
+        from: usize,
+        blocks: usize,
+        parts: &mut [BlockParts],
+    ) -> usize {
+        let whole = (bytes.len() - from).saturating_sub(1) / BLOCK;
+        let blocks = blocks.min(whole);
+        if blocks == 0 {
+            return 0;
+        }
+        let high = |at: usize| {
+            let mut m = 0u64;
+            for r in 0..BLOCK / V::BYTES {
+                // SAFETY: the block and the byte after it lie in `bytes` (`whole`); the
+                // instruction set is `V`'s where a `Consts<V>` is made (`scan`'s contract).
+                let v = unsafe { V::load_unaligned(bytes.as_ptr().add(at + r * V::BYTES)) };
+                m |= v.and(self.x80).eq_mask(self.x80) << (r * V::BYTES);
+            }
+            m
+        };
+        let mut cur = high(from);
+        for (k, slot) in parts.iter_mut().enumerate().take(blocks) {
+            // Junk stops here, before the next block is read.
+            if cur & (cur << 1 | cur >> 1) != 0 {
+                return k;
+            }
+            let at = from + (k + 1) * BLOCK;
+            // The next block's high bits, or the one byte after the last block.
+            let next = if k + 1 < blocks {
+                high(at)
+            } else {
+                u64::from(bytes[at] >> 7)
+            };
+            // A pair across two blocks is met in the first of them.
+            if cur & next << 63 != 0 {
+                return k;
+            }
+            *slot = BlockParts {
+                starts: cur,
+                two: 0,
+                three: 0,
+            };
+            cur = next;
+        }
+        blocks
+    }
+}
+
 /// Scans the blocks of `bytes` from `from` for ill-formed parts: returns what each block
 /// has (block `k` at `from + k * BLOCK`), at most [`SUBPART_BLOCKS`] blocks, how many, and
 /// the carry out of the last one (see below). The blocks
@@ -196,9 +265,21 @@ pub(crate) unsafe fn scan<V: Vector>(bytes: &[u8], from: usize, carry: u64) -> S
             x80: V::splat(0x80),
         }
     };
-    let (mut cur, mut prev) = c.masks_of(bytes, from, 0, c.zero);
+    // The blocks whose bytes that are not ASCII each stand alone, then the full search
+    // from the first that is not, as from the start of a scan: its carry in is 0, and the
+    // pair before its first byte (the register before it, zeros here) is the block
+    // before's to decide, which is decided.
+    let lone = if carry == 0 {
+        c.isolated(bytes, from, blocks, &mut out.parts)
+    } else {
+        0
+    };
+    if lone == blocks {
+        return out;
+    }
+    let (mut cur, mut prev) = c.masks_of(bytes, from, lone, c.zero);
     let mut carry = carry;
-    for (k, slot) in out.parts.iter_mut().enumerate().take(blocks) {
+    for (k, slot) in out.parts.iter_mut().enumerate().take(blocks).skip(lone) {
         let (next, last) = c.masks_of(bytes, from, k + 1, prev);
         let two = cur.lead & shifted(cur.pair_ok, next.pair_ok, 1);
         let three = two & cur.need3 & shifted(cur.cont, next.cont, 2);
