@@ -911,8 +911,8 @@ fn damaged<'py>(py: Python<'py>, bytes: &[u8], handler: Handler) -> PyResult<Bou
 }
 
 /// The loop of [`damaged`], from a string of `kind`: `None` if `handler` is `Strict` and
-/// the text has an error or needs a kind the loop does not take (valid text with `Strict`
-/// is how [`optimistic`] decodes).
+/// the text has an error (valid text with `Strict` is how [`optimistic`] decodes; a
+/// character of a kind the loop does not take hands the rest to [`converted_rest`]).
 fn decode_into<'py>(
     py: Python<'py>,
     bytes: &[u8],
@@ -954,10 +954,19 @@ fn decode_into<'py>(
         if c == INVALID {
             return Ok(None);
         }
-        let wider = Kind::of_char(c).max(kind);
+        let mut wider = Kind::of_char(c).max(kind);
         if handler == Handler::Strict && !loop_takes_sparse(wider) {
-            // Valid text so far, then a character of a kind the loop does not take.
-            return converted_rest(py, bytes, new, at);
+            // Valid text so far, then a character of a kind the loop does not take: the
+            // rest measured, and converted if it is of that kind; if wider (a character
+            // above U+FFFF later), the loop goes on in a string of that kind.
+            let rest = &bytes[at.i..];
+            let Some(shape) = run(py, rest, shape_of_valid)? else {
+                return Ok(None);
+            };
+            if !loop_takes_sparse(shape.kind()) {
+                return converted_rest(py, rest, shape, new, at.o).map(Some);
+            }
+            wider = shape.kind();
         }
         let next = NewStr::new(py, wider, room)?;
         // SAFETY: `new` holds `at.o` characters of `kind`, and `next` has room for them.
@@ -967,46 +976,41 @@ fn decode_into<'py>(
     }
 }
 
-/// [`decode_into`]'s `Strict` text from `at` on, where the loop wrote the valid text before
-/// it into `so_far` and met a character it is not to take there (UCS-2 where the AVX2
-/// conversion runs): the rest validated and measured, then converted after the characters
-/// so far, widened, in a string of the rest's kind. `None` if the rest is invalid, or wider
-/// than UCS-2 (the caller goes on as for any other text).
+/// [`decode_into`]'s `Strict` text from where the loop met a character it is not to take
+/// (UCS-2 where the AVX2 conversion runs): `rest`, valid, of `shape`, converted after the
+/// `written` characters the loop wrote into `so_far`, widened, in a string of the rest's
+/// kind.
 fn converted_rest<'py>(
     py: Python<'py>,
-    bytes: &[u8],
+    rest: &[u8],
+    shape: Shape,
     so_far: NewStr<'py>,
-    at: Cursor,
-) -> PyResult<Option<Bound<'py, PyString>>> {
-    let rest = &bytes[at.i..];
-    let Some(shape) = run(py, rest, shape_of_valid)? else {
-        return Ok(None);
-    };
-    if shape.kind() != Kind::Ucs2 {
-        return Ok(None);
-    }
-    let chars =
-        at.o.checked_add(shape.chars)
-            .ok_or_else(|| PyValueError::new_err("vutf8: input too long"))?;
-    let next = NewStr::new(py, Kind::Ucs2, chars)?;
+    written: usize,
+) -> PyResult<Bound<'py, PyString>> {
+    let kind = shape.kind();
+    let chars = written
+        .checked_add(shape.chars)
+        .ok_or_else(|| PyValueError::new_err("vutf8: input too long"))?;
+    let next = NewStr::new(py, kind, chars)?;
     let out = next.out();
-    // SAFETY: `so_far` holds `at.o` characters of a narrower kind, and `next` has room for
-    // them.
-    unsafe { widen(so_far.out(), out, at.o) };
+    // SAFETY: `so_far` holds `written` characters of a narrower kind, and `next` has room
+    // for them.
+    unsafe { widen(so_far.out(), out, written) };
     let tail = Out {
-        // SAFETY: `at.o <= chars`: within the string, after the characters widened into it.
-        ptr: unsafe { out.ptr.add(at.o * Kind::Ucs2.width()) },
-        kind: Kind::Ucs2,
+        // SAFETY: `written <= chars`: within the string, after the characters widened into
+        // it.
+        ptr: unsafe { out.ptr.add(written * kind.width()) },
+        kind,
         len: shape.chars,
     };
-    // SAFETY: `rest` is valid UTF-8 of `shape.chars` characters of UCS-2, the length and
+    // SAFETY: `rest` is valid UTF-8 of `shape.chars` characters of `kind`, the length and
     // kind of `tail`.
-    let written = run(py, rest, move |b| unsafe { fill_valid(tail, b) })?;
+    let converted = run(py, rest, move |b| unsafe { fill_valid(tail, b) })?;
     assert_eq!(
-        written, shape.chars,
+        converted, shape.chars,
         "vutf8: the text is not the length measured"
     );
-    next.finish().map(Some)
+    next.finish()
 }
 
 /// What [`decode_text`] returns when `Strict` meets an ill-formed sequence (above every
@@ -1016,9 +1020,9 @@ const INVALID: u32 = u32::MAX;
 /// Text that is not ASCII, of [`SPARSE_MIN`] bytes or more, decoded without measuring it
 /// first, when a look at its start says vutf8's loop is the faster transcoder for it
 /// (the shape of its first [`PROBE`] bytes, `head`). The loop validates as it decodes, and
-/// widens the string when a character needs it; `None` if the text turns out to be invalid,
-/// or to need a kind the loop does not take ([`loop_takes_sparse`]), and the caller goes on
-/// as for any other text.
+/// widens the string when a character needs it (or hands the rest over where the loop does
+/// not take its kind: [`loop_takes_sparse`]); `None` if the text turns out to be invalid,
+/// and the caller goes on as for any other text.
 fn optimistic<'py>(
     py: Python<'py>,
     bytes: &[u8],

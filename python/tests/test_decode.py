@@ -350,7 +350,12 @@ def test_wide_conversions_both_ways(on: bool | None) -> None:
                 assert_same(text.encode(), "strict")
         latin = ("Grüße aus Köln, " * 300).encode()
         for at in (0, 1, 15, 16, 17, 31, 100):
-            for after in ("€ und weiter " * 50, "\U0001f600 danach", "中文" * 200):
+            for after in (
+                "€ und weiter " * 50,
+                "\U0001f600 danach",
+                "中文" * 200,
+                "€ dann " * 50 + "\U0001f600 danach",
+            ):
                 data = latin + b"x" * at + after.encode()
                 assert_same(data, "strict")
                 assert_same(data + b"\xff tail", "strict")
