@@ -162,9 +162,7 @@ impl<V: Vector> Consts<V> {
         }
         (m, prev)
     }
-}
 
-impl<V: Vector> Consts<V> {
     /// The parts of the first blocks of the `blocks` from `from` in which every byte that
     /// is not ASCII stands alone, ASCII on both sides (the byte after each block counted):
     /// each such byte is an ill-formed part of one byte, whatever it is (a lead that no
