@@ -482,23 +482,32 @@ mod subparts_tests {
     }
 
     /// Bytes that are not ASCII standing alone among ASCII bytes (Latin-1 text, UTF-16 of
-    /// Latin scripts: where the search looks at the high bits alone), and beside a second
-    /// one one, two or a block further on (a pair it must leave to the full search, a valid
-    /// one among them), at every place of a window and of the byte after it, in inputs one
-    /// byte, one block and a window and a few bytes longer than a window.
+    /// Latin scripts: where the search looks at the top bits alone), and beside a second
+    /// one, a lead or a continuation byte one, two or a block further on (a lead followed
+    /// by a continuation byte it must leave to the full search, a valid one among them), at
+    /// every place of a window and of the byte after it, in inputs one byte, one block and
+    /// a window and a few bytes longer than a window.
     #[test]
     fn lone_bytes_at_every_place_of_a_window() {
         let searches = crate::arch::dispatch::runnable_subparts();
         let window = SUBPART_BLOCKS * BLOCK;
+        let seconds = [
+            None,
+            Some((1, 0xA9)),
+            Some((1, 0xE3)),
+            Some((2, 0xA9)),
+            Some((2, 0xFF)),
+            Some((BLOCK, 0xA9)),
+        ];
         let mut checked = 0;
         for len in [window + 1, window + BLOCK, 2 * window + 3] {
             for place in 0..(window + 2).min(len) {
                 for b in [0x80u8, 0xBF, 0xC2, 0xE9, 0xF0, 0xFF] {
-                    for second in [None, Some(1), Some(2), Some(BLOCK)] {
+                    for second in seconds {
                         let mut bytes = std::vec![b'a'; len];
                         bytes[place] = b;
-                        if let Some(d) = second.filter(|d| place + d < len) {
-                            bytes[place + d] = 0xA9;
+                        if let Some((d, s)) = second.filter(|(d, _)| place + d < len) {
+                            bytes[place + d] = s;
                         }
                         let want = std_parts(&bytes, 0);
                         for (name, search) in &searches {
@@ -513,7 +522,7 @@ mod subparts_tests {
                 }
             }
         }
-        assert!(checked >= 3 * (window + 1) * 6 * 4, "{checked}");
+        assert!(checked >= 3 * (window + 1) * 6 * seconds.len(), "{checked}");
     }
 
     /// The same at the end of the input and around block edges: every byte value, and

@@ -34,10 +34,10 @@
 //! The masks come from the vector trait's compare ([`Vector::eq_mask`]) and the lookup
 //! tables.
 //!
-//! Text damaged by a one-byte encoding (Latin-1 text, UTF-16 of Latin scripts) has its
-//! bytes that are not ASCII alone between ASCII bytes nearly everywhere, and each such byte
-//! is a part of one byte whatever it is: the blocks of a stretch where that holds, up to
-//! the first where it does not, are decided from the bytes' high bits alone
+//! Text damaged by a one-byte encoding (Latin-1 text, UTF-16 of Latin scripts) has almost
+//! no lead byte followed by a continuation byte, and where none is, every byte that is not
+//! ASCII is a part of one byte whatever it is: the blocks of a stretch where that holds, up
+//! to the first where it does not, are decided from two masks of the bytes' top bits
 //! (`Consts::isolated`), without the five masks.
 //!
 //! Next: `crate::damaged::every_error`, which walks these bits.
@@ -163,15 +163,34 @@ impl<V: Vector> Consts<V> {
         (m, prev)
     }
 
-    /// The parts of the first blocks of the `blocks` from `from` in which every byte that
-    /// is not ASCII stands alone, ASCII on both sides (the byte after each block counted):
-    /// each such byte is an ill-formed part of one byte, whatever it is (a lead that no
-    /// continuation byte follows, a continuation byte that no lead takes), and nothing
-    /// reaches past such a block. Latin-1 text and UTF-16 of Latin scripts are such text
-    /// nearly everywhere; a look at the bytes' high bits decides it, where the full search
-    /// computes five masks a register. Writes their parts into `parts` and returns how many
-    /// blocks from the first are such, stopping at the first that is not or that the end
-    /// of `bytes` reaches (no byte after it); the caller ensures no carry comes in.
+    /// The lead bytes (`C0..FF`) and the continuation bytes (`80..BF`) of the `BLOCK` bytes
+    /// at `ptr`, a bit each.
+    ///
+    /// # Safety
+    /// `ptr` is valid for reads of `BLOCK` bytes.
+    #[inline(always)]
+    unsafe fn top(&self, ptr: *const u8) -> (u64, u64) {
+        let (mut lead, mut cont) = (0u64, 0u64);
+        for r in 0..BLOCK / V::BYTES {
+            // SAFETY: the register lies in the block (the caller's guarantee).
+            let top2 = unsafe { V::load_unaligned(ptr.add(r * V::BYTES)) }.and(self.c0);
+            lead |= top2.eq_mask(self.c0) << (r * V::BYTES);
+            cont |= top2.eq_mask(self.x80) << (r * V::BYTES);
+        }
+        (lead, cont)
+    }
+
+    /// The parts of the first blocks of the `blocks` from `from` in which no lead byte
+    /// (`C0..FF`) is followed by a continuation byte (`80..BF`), the byte after each block
+    /// counted: there no sequence has a second byte, so every byte that is not ASCII is an
+    /// ill-formed part of one byte, whatever it is (a lead that no continuation byte
+    /// follows, a continuation byte that no lead takes), and nothing reaches past such a
+    /// block. Latin-1 text, UTF-16 of Latin scripts and runs of junk lead bytes (`FF`) are
+    /// such text nearly everywhere; two masks of the bytes' top bits decide it, where the
+    /// full search computes five masks a register. Writes their parts into `parts` and
+    /// returns how many blocks from the first are such, stopping at the first that is not
+    /// or that the end of `bytes` reaches (no byte after it); the caller ensures no carry
+    /// comes in.
     #[inline(always)]
     fn isolated(
         &self,
@@ -185,39 +204,33 @@ impl<V: Vector> Consts<V> {
         if blocks == 0 {
             return 0;
         }
-        let high = |at: usize| {
-            let mut m = 0u64;
-            for r in 0..BLOCK / V::BYTES {
-                // SAFETY: the block and the byte after it lie in `bytes` (`whole`); the
-                // instruction set is `V`'s where a `Consts<V>` is made (`scan`'s contract).
-                let v = unsafe { V::load_unaligned(bytes.as_ptr().add(at + r * V::BYTES)) };
-                m |= v.and(self.x80).eq_mask(self.x80) << (r * V::BYTES);
-            }
-            m
-        };
-        let mut cur = high(from);
+        // SAFETY: the block and the byte after it lie in `bytes` (`whole`); the instruction
+        // set is `V`'s where a `Consts<V>` is made (`scan`'s contract).
+        let (mut lead, mut cont) = unsafe { self.top(bytes.as_ptr().add(from)) };
         for (k, slot) in parts.iter_mut().enumerate().take(blocks) {
-            // Junk stops here, before the next block is read.
-            if cur & (cur << 1 | cur >> 1) != 0 {
+            // A second byte stops here, before the next block is read.
+            if lead & cont >> 1 != 0 {
                 return k;
             }
             let at = from + (k + 1) * BLOCK;
-            // The next block's high bits, or the one byte after the last block.
+            // The next block's masks, or those of the one byte after the last block.
             let next = if k + 1 < blocks {
-                high(at)
+                // SAFETY: as for the first block.
+                unsafe { self.top(bytes.as_ptr().add(at)) }
             } else {
-                u64::from(bytes[at] >> 7)
+                let b = bytes[at];
+                (u64::from(b >= 0xC0), u64::from(b & 0xC0 == 0x80))
             };
             // A pair across two blocks is met in the first of them.
-            if cur & next << 63 != 0 {
+            if lead >> 63 & next.1 != 0 {
                 return k;
             }
             *slot = BlockParts {
-                starts: cur,
+                starts: lead | cont,
                 two: 0,
                 three: 0,
             };
-            cur = next;
+            (lead, cont) = next;
         }
         blocks
     }
@@ -263,8 +276,8 @@ pub(crate) unsafe fn scan<V: Vector>(bytes: &[u8], from: usize, carry: u64) -> S
             x80: V::splat(0x80),
         }
     };
-    // The blocks whose bytes that are not ASCII each stand alone, then the full search
-    // from the first that is not, as from the start of a scan: its carry in is 0, and the
+    // The blocks where no lead byte has a second byte, then the full search from the
+    // first that is not, as from the start of a scan: its carry in is 0, and the
     // pair before its first byte (the register before it, zeros here) is the block
     // before's to decide, which is decided.
     let lone = if carry == 0 {
