@@ -408,8 +408,16 @@ fn part_error(bytes: &[u8], at: usize, n: usize) -> Utf8Error {
     quick_error(bytes, at, n).unwrap_or_else(|| decode_at(bytes, at))
 }
 
+/// Whether the error of a part of one byte is `byte`'s alone to decide: a continuation
+/// byte or a byte that never starts a sequence (`80..BF`, `F8..FF`; all of `FF` junk), not
+/// a lead that what follows it makes one kind of error or another.
+#[inline(always)]
+fn decided_by_byte(byte: u8) -> bool {
+    !(0xC0..0xF8).contains(&byte)
+}
+
 /// The error of a part of one byte, `byte` at `at`, that is a continuation byte or a
-/// byte that never starts a sequence (`80..BF`, `F8..FF`): its byte alone decides.
+/// byte that never starts a sequence ([`decided_by_byte`]): its byte alone decides.
 #[inline(always)]
 fn one_byte_error(at: usize, byte: u8) -> Utf8Error {
     Utf8Error {
@@ -513,9 +521,7 @@ impl Iterator for Errors<'_> {
                 let at = self.pos;
                 self.pos = at + 1;
                 let byte = self.bytes[at];
-                // A byte that never starts a sequence or a continuation byte (all of `FF`):
-                // its byte decides.
-                if !(0xC0..0xF8).contains(&byte) {
+                if decided_by_byte(byte) {
                     return Some(one_byte_error(at, byte));
                 }
                 return Some(self.lead_in_run(at));
@@ -611,7 +617,15 @@ impl<B, F: FnMut(B, Utf8Error) -> B> OnSpan for Folder<'_, B, F> {
     #[inline(always)]
     fn one_byte_errors(&mut self, start: usize, count: usize) {
         for at in start..start + count {
-            self.span(at, Some(1));
+            let byte = self.bytes[at];
+            let e = if decided_by_byte(byte) {
+                one_byte_error(at, byte)
+            } else {
+                part_error(self.bytes, at, 1)
+            };
+            if let Some(acc) = self.acc.take() {
+                self.acc = Some((self.f)(acc, e));
+            }
         }
     }
 }
