@@ -90,17 +90,18 @@ struct Stretch {
     active: bool,
     /// Where the stretch's first block starts.
     base: usize,
-    /// The block being walked.
-    k: usize,
-    /// Where the block being walked starts: `base + k * BLOCK`.
+    /// The blocks after the one being walked that have an ill-formed part, a bit each (bit
+    /// `k` for block `k`): the walk goes from one to the next without a look at the others.
+    left: u64,
+    /// Where the block being walked starts.
     block_at: usize,
     /// The block being walked, its starts not walked yet (the run's taken off).
     cur: BlockParts,
     /// Where the run of parts of one byte being yielded ends (the bytes from the
     /// iterator's `pos` to here are each such a part; none where `pos` is not before it).
     run_end: usize,
-    /// Whether the stretch has an ill-formed part (in a block walked or being walked): if
-    /// not, the next one is not searched by stretches.
+    /// Whether the stretch has an ill-formed part: if not, the next one is not searched by
+    /// stretches.
     found: bool,
     /// The stretch (by value: the search never has the iterator's address).
     parts: Subparts,
@@ -116,17 +117,35 @@ impl Stretch {
         (self.block_at + i as usize, self.cur.len_at(i))
     }
 
-    /// Moves the walk to the stretch's next block; `false` when it has no more.
+    /// Moves the walk to the stretch's next block that has an ill-formed part; `false` when
+    /// it has no more.
     #[inline(always)]
     fn next_block(&mut self) -> bool {
-        self.k += 1;
-        if self.k >= self.parts.blocks {
+        if self.left == 0 {
             return false;
         }
-        self.cur = self.parts.parts[self.k];
-        self.block_at += BLOCK;
-        self.found |= self.cur.starts != 0;
+        let k = self.left.trailing_zeros() as usize;
+        self.left &= self.left - 1;
+        self.cur = self.parts.parts[k];
+        self.block_at = self.base + k * BLOCK;
         true
+    }
+
+    /// Walks the stretch `parts` just found from its first block, at `base`.
+    #[inline(always)]
+    fn walk(&mut self, base: usize, parts: Subparts) {
+        // Every slot looked at (a loop of fixed length), those past the stretch masked off.
+        let mut with_parts = 0u64;
+        for (k, p) in parts.parts.iter().enumerate() {
+            with_parts |= u64::from(p.starts != 0) << k;
+        }
+        with_parts &= (1u64 << parts.blocks) - 1;
+        self.base = base;
+        self.block_at = base;
+        self.cur = parts.parts[0];
+        self.left = with_parts & !1;
+        self.found = with_parts != 0;
+        self.parts = parts;
     }
 
     /// A stretch that starts at `at`, to be searched by the next step: `at` is where
@@ -135,7 +154,7 @@ impl Stretch {
     fn start_at(&mut self, at: usize) {
         self.active = true;
         self.base = at;
-        self.k = 0;
+        self.left = 0;
         self.block_at = at;
         self.cur = BlockParts::default();
         self.parts.blocks = 0;
@@ -187,12 +206,7 @@ impl<'a> Errors<'a> {
                     return None;
                 }
                 if st.found {
-                    st.parts = crate::arch::subparts(self.bytes, end, st.parts.carry);
-                    st.base = end;
-                    st.k = 0;
-                    st.block_at = end;
-                    st.cur = st.parts.parts[0];
-                    st.found = st.cur.starts != 0;
+                    st.walk(end, crate::arch::subparts(self.bytes, end, st.parts.carry));
                     continue;
                 }
                 // A stretch without errors: the validator again, from the first boundary
