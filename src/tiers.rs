@@ -302,8 +302,9 @@ pub const MEMORY_PREFETCH_AHEAD: usize = 4 * PREFETCH_AHEAD;
 /// (which skips ahead on its own) nothing (docs/PERFORMANCE.md#memory-prefetch).
 pub const MEMORY_PREFETCH_FAR: usize = 2 * MEMORY_PREFETCH_AHEAD;
 
-/// Inputs of the medium path this long (2 MiB; AVX-512's whole files, the only ones of its inputs
-/// this long) ask in every group for the bytes [`PREFETCH_AHEAD`], [`MEMORY_PREFETCH_AHEAD`] and
+/// Inputs of the medium path that end this far into their text (2 MiB; AVX-512's whole files, the
+/// only ones of its inputs this long, and a `Validator`'s chunks or parallel pieces of 8 KiB and more
+/// from there on) ask in every group for the bytes [`PREFETCH_AHEAD`], [`MEMORY_PREFETCH_AHEAD`] and
 /// [`MEMORY_PREFETCH_FAR`] ahead, one prefetch per block each, and their leading ASCII is skipped
 /// whole groups at a time before anything else: text from the L3 cache or from memory is faster for
 /// it, and from fewer bytes ASCII in the L2 cache was slower (docs/PERFORMANCE.md#memory-prefetch).

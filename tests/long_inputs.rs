@@ -4,7 +4,8 @@
 //! every group, and the main loop of the other backends, far into the input, in its groups
 //! without ASCII tests too. A prefetch changes no answer, but the compiler may give the
 //! path that asks a loop of its own, and the requests run past the end of the input: so
-//! every backend this CPU has, the public API and a `Validator` fed chunks must report what
+//! every backend this CPU has, the public API and a `Validator` fed chunks (on AVX-512 a
+//! chunk that ends 2 MiB or more into the text asks ahead too) must report what
 //! `core::str::from_utf8` does, on valid text and with errors near the start, across the
 //! input and in the last groups, whose requests lie past the end.
 //!

@@ -165,7 +165,7 @@ macro_rules! entry_and_paths {
             if !<$schedule as Schedule>::PATHS_OUT_OF_LINE {
                 // SAFETY: the caller guarantees the target features, and this function
                 // enables them, so the generic code is inlined here and compiled with it.
-                return $finish(unsafe { schedule::validate::<$vector, $schedule>(input) });
+                return $finish(unsafe { schedule::validate::<$vector, $schedule>(input, at) });
             }
             // SAFETY: (each path) the caller guarantees the target features; the length as
             // checked.
@@ -175,7 +175,7 @@ macro_rules! entry_and_paths {
                 } else if len < <$schedule as Schedule>::ALIGNED_FROM {
                     $unaligned(input)
                 } else {
-                    $medium(input)
+                    $medium(input, at)
                 }
             }
         }
@@ -243,16 +243,17 @@ macro_rules! entry_and_paths {
         /// The medium path of [`
         #[doc = stringify!($entry)]
         /// `] from the first 64-byte boundary in a function of its own
-        /// (`Schedule::ALIGNED_FROM` to `MEDIUM_BELOW - 1` bytes).
+        /// (`Schedule::ALIGNED_FROM` to `MEDIUM_BELOW - 1` bytes), for an input `at` bytes
+        /// into its text.
         ///
         /// # Safety
         /// The CPU supports this backend's target features; `Schedule::ALIGNED_FROM <=
         /// input.len()`.
         #[inline(never)]
         $(#[target_feature(enable = $feature)])+
-        unsafe fn $medium(input: &[u8]) -> $ret {
+        unsafe fn $medium(input: &[u8], at: usize) -> $ret {
             // SAFETY: the caller guarantees the target features and the length.
-            $finish(unsafe { crate::arch::generic::schedule::validate_aligned::<$vector, $schedule>(input) })
+            $finish(unsafe { crate::arch::generic::schedule::validate_aligned::<$vector, $schedule>(input, at) })
         }
     };
 }

@@ -27,13 +27,15 @@ use crate::tiers::{
 /// accumulator is tested once, at the end (from `MASKED_BELOW` on, every
 /// `MEDIUM_LONG_ERROR_TEST` groups, and an error says where the span that failed starts).
 /// On AVX-512 below `MASKED_BELOW`, a first block that is not ASCII sends the whole input
-/// through one pass with no ASCII test, as in [`validate_groups`].
+/// through one pass with no ASCII test, as in [`validate_groups`]; from it, an input that
+/// ends `MEDIUM_PREFETCH_FROM` or more into its text (it starts `at` bytes in) asks ahead.
 ///
 /// # Safety
 /// As for [`validate`](super::schedule::validate); `2 * BLOCK <= input.len()` (`SHORT_BELOW`).
 #[inline(always)]
 pub(super) unsafe fn validate_medium<V: Vector, S: Schedule, const G: usize>(
     input: &[u8],
+    at: usize,
 ) -> Result<(), usize> {
     const {
         // Below `MASKED_BELOW` every group's ASCII test fits in one mask of
@@ -131,9 +133,10 @@ pub(super) unsafe fn validate_medium<V: Vector, S: Schedule, const G: usize>(
         let mut pos = head;
         let mut g = 0;
         let mut test_at = MEDIUM_LONG_FIRST_TEST;
-        // Whether the input is long enough for its text to come from memory rather than
-        // from a cache near the core.
-        let ask_ahead = len >= MEDIUM_PREFETCH_FROM;
+        // Whether the text the input ends (it starts `at` bytes into it: a `Validator`'s
+        // chunk, a parallel piece) is long enough to come from memory rather than from a
+        // cache near the core.
+        let ask_ahead = at.saturating_add(len) >= MEDIUM_PREFETCH_FROM;
         if ask_ahead && first_ascii {
             // Leading ASCII, read at the speed of memory: whole groups, each its test and
             // nothing else, asking further ahead than the groups below. Everything before

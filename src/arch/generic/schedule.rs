@@ -106,7 +106,9 @@ use crate::tiers::{
 };
 
 /// Validates `input`, shorter than `S::MEDIUM_BELOW` bytes, with vector type `V`: the hot
-/// path of a call (longer inputs: [`super::main_loop::validate_long`]).
+/// path of a call (longer inputs: [`super::main_loop::validate_long`]). `input` starts `at`
+/// bytes into its text (0 for a call on a whole text), which decides how AVX-512's long
+/// inputs are read ([`validate_medium`]).
 ///
 /// Returns `Err(from)` if the input is invalid: everything before `from` is valid except
 /// perhaps a sequence left open by its last 3 bytes ([`locate`](super::locate::locate) narrows that down; these
@@ -117,7 +119,10 @@ use crate::tiers::{
 /// compiled with that instruction set enabled (`#[target_feature]`), or the intrinsics will
 /// not be selected.
 #[inline(always)]
-pub(crate) unsafe fn validate<V: Vector, S: Schedule>(input: &[u8]) -> Result<(), usize> {
+pub(crate) unsafe fn validate<V: Vector, S: Schedule>(
+    input: &[u8],
+    at: usize,
+) -> Result<(), usize> {
     let len = input.len();
     debug_assert!(len < S::MEDIUM_BELOW);
     // SAFETY: (every path) the caller guarantees the instruction set; the length as
@@ -128,7 +133,7 @@ pub(crate) unsafe fn validate<V: Vector, S: Schedule>(input: &[u8]) -> Result<()
         } else if len < S::ALIGNED_FROM {
             validate_unaligned::<V, S>(input)
         } else {
-            validate_aligned::<V, S>(input)
+            validate_aligned::<V, S>(input, at)
         }
     }
 }
@@ -236,7 +241,9 @@ pub(crate) unsafe fn validate_unaligned<V: Vector, S: Schedule>(input: &[u8]) ->
         } else if S::GROUP_BRANCHES {
             validate_groups::<V, S, MEDIUM_GROUP, false>(input)
         } else {
-            validate_aligned::<V, S>(input)
+            // Shorter than any input whose text decides how it is read: its place in its
+            // text does not matter.
+            validate_aligned::<V, S>(input, 0)
         }
     }
 }
@@ -253,7 +260,10 @@ pub(crate) unsafe fn validate_unaligned<V: Vector, S: Schedule>(input: &[u8]) ->
 /// # Safety
 /// As for [`validate`]; `S::ALIGNED_FROM <= input.len()`.
 #[inline(always)]
-pub(crate) unsafe fn validate_aligned<V: Vector, S: Schedule>(input: &[u8]) -> Result<(), usize> {
+pub(crate) unsafe fn validate_aligned<V: Vector, S: Schedule>(
+    input: &[u8],
+    at: usize,
+) -> Result<(), usize> {
     debug_assert!(S::ALIGNED_FROM <= input.len());
     // SAFETY: the caller guarantees the instruction set and the length (SHORT_BELOW <=
     // S::ALIGNED_FROM).
@@ -268,9 +278,9 @@ pub(crate) unsafe fn validate_aligned<V: Vector, S: Schedule>(input: &[u8]) -> R
         } else if V::BYTES == REGISTER_512 && len < GROUP_BRANCHES_BELOW_512 {
             validate_groups::<V, S, MEDIUM_GROUP_512, true>(input)
         } else if V::BYTES == REGISTER_512 && len < MASKED_BELOW {
-            validate_medium::<V, S, MEDIUM_GROUP_512>(input)
+            validate_medium::<V, S, MEDIUM_GROUP_512>(input, at)
         } else {
-            validate_medium::<V, S, MEDIUM_GROUP>(input)
+            validate_medium::<V, S, MEDIUM_GROUP>(input, at)
         }
     }
 }
