@@ -485,8 +485,9 @@ mod subparts_tests {
     /// Latin scripts: where the search looks at the top bits alone), and beside a second
     /// one, a lead or a continuation byte one, two or a block further on (a lead followed
     /// by a continuation byte it must leave to the full search, a valid one among them), at
-    /// every place of a window and of the byte after it, in inputs one byte, one block and
-    /// a window and a few bytes longer than a window.
+    /// every place of a window and of the byte after it, in inputs shorter than a block and
+    /// than 3 (the end cuts their last block), and one byte, one block and a window and a
+    /// few bytes longer than a window.
     #[test]
     fn lone_bytes_at_every_place_of_a_window() {
         let searches = crate::arch::dispatch::runnable_subparts();
@@ -500,7 +501,13 @@ mod subparts_tests {
             Some((BLOCK, 0xA9)),
         ];
         let mut checked = 0;
-        for len in [window + 1, window + BLOCK, 2 * window + 3] {
+        for len in [
+            BLOCK - 1,
+            2 * BLOCK + 5,
+            window + 1,
+            window + BLOCK,
+            2 * window + 3,
+        ] {
             for place in 0..(window + 2).min(len) {
                 for b in [0x80u8, 0xBF, 0xC2, 0xE9, 0xF0, 0xFF] {
                     for second in seconds {

@@ -146,21 +146,31 @@ impl<V: Vector> Consts<V> {
         let mut m = Masks::default();
         let mut prev = prev;
         for r in 0..BLOCK / V::BYTES {
-            let start = at + r * V::BYTES;
-            let v = if start + V::BYTES <= bytes.len() {
-                // SAFETY: the register lies in `bytes`; the caller guarantees the
-                // instruction set.
-                unsafe { V::load_unaligned(bytes.as_ptr().add(start)) }
-            } else if start < bytes.len() {
-                // SAFETY: fewer than `BYTES` bytes are left; the instruction set as above.
-                unsafe { V::load_partial(&bytes[start..]) }
-            } else {
-                self.zero
-            };
+            // SAFETY: the caller guarantees the instruction set.
+            let v = unsafe { self.register_near_end(bytes, at + r * V::BYTES) };
             self.add_register(&mut m, v, prev, r * V::BYTES);
             prev = v;
         }
         (m, prev)
+    }
+
+    /// The register of `bytes` at `start`, with zeros after the end of `bytes`: loaded
+    /// whole where it lies in `bytes`, by [`Vector::load_partial`] where the end cuts it.
+    ///
+    /// # Safety
+    /// The CPU supports `V`'s instruction set.
+    #[inline(always)]
+    unsafe fn register_near_end(&self, bytes: &[u8], start: usize) -> V {
+        if start + V::BYTES <= bytes.len() {
+            // SAFETY: the register lies in `bytes`; the caller guarantees the instruction
+            // set.
+            unsafe { V::load_unaligned(bytes.as_ptr().add(start)) }
+        } else if start < bytes.len() {
+            // SAFETY: fewer than `BYTES` bytes are left; the instruction set as above.
+            unsafe { V::load_partial(&bytes[start..]) }
+        } else {
+            self.zero
+        }
     }
 
     /// The lead bytes (`C0..FF`) and the continuation bytes (`80..BF`) of the `BLOCK` bytes
@@ -173,39 +183,100 @@ impl<V: Vector> Consts<V> {
         let (mut lead, mut cont) = (0u64, 0u64);
         for r in 0..BLOCK / V::BYTES {
             // SAFETY: the register lies in the block (the caller's guarantee).
-            let top2 = unsafe { V::load_unaligned(ptr.add(r * V::BYTES)) }.and(self.c0);
-            lead |= top2.eq_mask(self.c0) << (r * V::BYTES);
-            cont |= top2.eq_mask(self.x80) << (r * V::BYTES);
+            let v = unsafe { V::load_unaligned(ptr.add(r * V::BYTES)) };
+            self.add_top(&mut lead, &mut cont, v, r * V::BYTES);
         }
         (lead, cont)
     }
 
+    /// [`Consts::top`] of the block of `bytes` at `at` that the end of `bytes` cuts or ends:
+    /// zeros after the end, as [`Consts::masks_near_end`] reads them.
+    ///
+    /// # Safety
+    /// The CPU supports `V`'s instruction set.
+    #[inline(always)]
+    unsafe fn top_near_end(&self, bytes: &[u8], at: usize) -> (u64, u64) {
+        let (mut lead, mut cont) = (0u64, 0u64);
+        for r in 0..BLOCK / V::BYTES {
+            // SAFETY: the caller guarantees the instruction set.
+            let v = unsafe { self.register_near_end(bytes, at + r * V::BYTES) };
+            self.add_top(&mut lead, &mut cont, v, r * V::BYTES);
+        }
+        (lead, cont)
+    }
+
+    /// Adds the lead and continuation bytes of the register `v`, `shift` bytes into its
+    /// block, to `lead` and `cont`.
+    #[inline(always)]
+    fn add_top(&self, lead: &mut u64, cont: &mut u64, v: V, shift: usize) {
+        let top2 = v.and(self.c0);
+        *lead |= top2.eq_mask(self.c0) << shift;
+        *cont |= top2.eq_mask(self.x80) << shift;
+    }
+
     /// The parts of the first blocks of the `blocks` from `from` in which no lead byte
     /// (`C0..FF`) is followed by a continuation byte (`80..BF`), the byte after each block
-    /// counted: there no sequence has a second byte, so every byte that is not ASCII is an
-    /// ill-formed part of one byte, whatever it is (a lead that no continuation byte
-    /// follows, a continuation byte that no lead takes), and nothing reaches past such a
-    /// block. Latin-1 text, UTF-16 of Latin scripts and runs of junk lead bytes (`FF`) are
-    /// such text nearly everywhere; two masks of the bytes' top bits decide it, where the
-    /// full search computes five masks a register. Writes their parts into `parts` and
-    /// returns how many blocks from the first are such, stopping at the first that is not
-    /// or that the end of `bytes` reaches (no byte after it); the caller ensures no carry
-    /// comes in.
+    /// counted (zeros after the end of `bytes`, as in [`scan`]): there no sequence has a
+    /// second byte, so every byte that is not ASCII is an ill-formed part of one byte,
+    /// whatever it is (a lead that no continuation byte follows, a continuation byte that
+    /// no lead takes), and nothing reaches past such a block. Latin-1 text, UTF-16 of Latin
+    /// scripts and runs of junk lead bytes (`FF`) are such text nearly everywhere; two
+    /// masks of the bytes' top bits decide it, where the full search computes five masks a
+    /// register. Writes their parts into `parts` and returns how many blocks from the first
+    /// are such, stopping at the first that is not; the caller ensures no carry comes in.
+    /// The blocks with a byte after them in `bytes` go first, in a loop of their own
+    /// ([`Consts::isolated_whole`]); then a last block that the end cuts or ends (all of a
+    /// log line shorter than a block), read as [`Consts::masks_near_end`] reads it.
+    ///
+    /// # Safety
+    /// The CPU supports `V`'s instruction set.
     #[inline(always)]
-    fn isolated(
+    unsafe fn isolated(
         &self,
         bytes: &[u8],
         from: usize,
         blocks: usize,
         parts: &mut [BlockParts],
     ) -> usize {
-        let whole = (bytes.len() - from).saturating_sub(1) / BLOCK;
-        let blocks = blocks.min(whole);
-        if blocks == 0 {
-            return 0;
+        let whole = ((bytes.len() - from).saturating_sub(1) / BLOCK).min(blocks);
+        let done = if whole > 0 {
+            // SAFETY: the `whole` blocks and the byte after them lie in `bytes`.
+            unsafe { self.isolated_whole(bytes, from, whole, parts) }
+        } else {
+            0
+        };
+        if done < whole || whole == blocks {
+            return done;
         }
-        // SAFETY: the block and the byte after it lie in `bytes` (`whole`); the instruction
-        // set is `V`'s where a `Consts<V>` is made (`scan`'s contract).
+        // The last block, with nothing of `bytes` after it.
+        // SAFETY: the caller guarantees the instruction set.
+        let (lead, cont) = unsafe { self.top_near_end(bytes, from + whole * BLOCK) };
+        if lead & cont >> 1 != 0 {
+            return whole;
+        }
+        parts[whole] = BlockParts {
+            starts: lead | cont,
+            two: 0,
+            three: 0,
+        };
+        whole + 1
+    }
+
+    /// [`Consts::isolated`] of the first `blocks` from `from`, each with a byte after it in
+    /// `bytes`.
+    ///
+    /// # Safety
+    /// The blocks and the byte after the last lie in `bytes`; the CPU supports `V`'s
+    /// instruction set.
+    #[inline(always)]
+    unsafe fn isolated_whole(
+        &self,
+        bytes: &[u8],
+        from: usize,
+        blocks: usize,
+        parts: &mut [BlockParts],
+    ) -> usize {
+        // SAFETY: the block lies in `bytes` (the caller's guarantee).
         let (mut lead, mut cont) = unsafe { self.top(bytes.as_ptr().add(from)) };
         for (k, slot) in parts.iter_mut().enumerate().take(blocks) {
             // A second byte stops here, before the next block is read.
@@ -281,7 +352,8 @@ pub(crate) unsafe fn scan<V: Vector>(bytes: &[u8], from: usize, carry: u64) -> S
     // pair before its first byte (the register before it, zeros here) is the block
     // before's to decide, which is decided.
     let lone = if carry == 0 {
-        c.isolated(bytes, from, blocks, &mut out.parts)
+        // SAFETY: the caller guarantees the instruction set.
+        unsafe { c.isolated(bytes, from, blocks, &mut out.parts) }
     } else {
         0
     };
