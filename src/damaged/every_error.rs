@@ -616,6 +616,16 @@ struct Folder<'a, B, F> {
     f: F,
 }
 
+impl<B, F: FnMut(B, Utf8Error) -> B> Folder<'_, B, F> {
+    /// Folds `e` into the value so far.
+    #[inline(always)]
+    fn fold_in(&mut self, e: Utf8Error) {
+        if let Some(acc) = self.acc.take() {
+            self.acc = Some((self.f)(acc, e));
+        }
+    }
+}
+
 impl<B, F: FnMut(B, Utf8Error) -> B> OnSpan for Folder<'_, B, F> {
     #[inline(always)]
     fn span(&mut self, start: usize, error_len: Option<usize>) {
@@ -623,9 +633,7 @@ impl<B, F: FnMut(B, Utf8Error) -> B> OnSpan for Folder<'_, B, F> {
             Some(n) => part_error(self.bytes, start, n),
             None => decode_at(self.bytes, start),
         };
-        if let Some(acc) = self.acc.take() {
-            self.acc = Some((self.f)(acc, e));
-        }
+        self.fold_in(e);
     }
 
     #[inline(always)]
@@ -637,9 +645,7 @@ impl<B, F: FnMut(B, Utf8Error) -> B> OnSpan for Folder<'_, B, F> {
             } else {
                 part_error(self.bytes, at, 1)
             };
-            if let Some(acc) = self.acc.take() {
-                self.acc = Some((self.f)(acc, e));
-            }
+            self.fold_in(e);
         }
     }
 }

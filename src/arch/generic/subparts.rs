@@ -251,14 +251,10 @@ impl<V: Vector> Consts<V> {
         // The last block, with nothing of `bytes` after it.
         // SAFETY: the caller guarantees the instruction set.
         let (lead, cont) = unsafe { self.top_near_end(bytes, from + whole * BLOCK) };
-        if lead & cont >> 1 != 0 {
+        let Some(p) = lone_parts(lead, cont) else {
             return whole;
-        }
-        parts[whole] = BlockParts {
-            starts: lead | cont,
-            two: 0,
-            three: 0,
         };
+        parts[whole] = p;
         whole + 1
     }
 
@@ -280,9 +276,9 @@ impl<V: Vector> Consts<V> {
         let (mut lead, mut cont) = unsafe { self.top(bytes.as_ptr().add(from)) };
         for (k, slot) in parts.iter_mut().enumerate().take(blocks) {
             // A second byte stops here, before the next block is read.
-            if lead & cont >> 1 != 0 {
+            let Some(p) = lone_parts(lead, cont) else {
                 return k;
-            }
+            };
             let at = from + (k + 1) * BLOCK;
             // The next block's masks, or those of the one byte after the last block.
             let next = if k + 1 < blocks {
@@ -296,15 +292,24 @@ impl<V: Vector> Consts<V> {
             if lead >> 63 & next.1 != 0 {
                 return k;
             }
-            *slot = BlockParts {
-                starts: lead | cont,
-                two: 0,
-                three: 0,
-            };
+            *slot = p;
             (lead, cont) = next;
         }
         blocks
     }
+}
+
+/// The parts of a block whose lead bytes are `lead` and continuation bytes `cont` (a bit
+/// each), if no lead in it is followed by a continuation byte: every byte that is not ASCII
+/// a part of one byte ([`Consts::isolated`]; the byte after the block is the caller's to
+/// look at). `None` where a lead has a second byte in the block.
+#[inline(always)]
+fn lone_parts(lead: u64, cont: u64) -> Option<BlockParts> {
+    (lead & cont >> 1 == 0).then_some(BlockParts {
+        starts: lead | cont,
+        two: 0,
+        three: 0,
+    })
 }
 
 /// Scans the blocks of `bytes` from `from` for ill-formed parts: returns what each block
