@@ -138,6 +138,7 @@ fn measure(input: &[u8], expect: bool, o: &Options) -> Vec<f64> {
 
 fn main() {
     let o = options();
+    support::peers::hold_simdutf_to_vutf8();
     if let Some(dir) = &o.real {
         let plot = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/compare-real.svg");
         let plot = o.plot.then(|| std::path::Path::new(plot));

@@ -353,6 +353,7 @@ fn measure(buffers: &[Placed], expect: Tally, o: &Options) -> Vec<f64> {
 
 fn main() {
     let o = options();
+    support::peers::hold_simdutf_to_vutf8();
     let mut paths = o.files.clone();
     if let Some(dir) = &o.logs {
         paths.extend(log_files(dir));

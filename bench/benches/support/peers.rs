@@ -109,11 +109,53 @@ pub fn cpu_features() -> Vec<&'static str> {
     out
 }
 
+/// simdutf's own variable that names the implementation it runs instead of its choice
+/// (read once, at its first call).
+const SIMDUTF_FORCE: &str = "SIMDUTF_FORCE_IMPLEMENTATION";
+
+/// Holds simdutf to the width vutf8 runs: where vutf8 runs AVX2 (the AVX2 build on an
+/// AVX-512 CPU, or `--backend avx2`) or SSE4.2 and simdutf would pick a wider
+/// implementation, simdutf is told to run `haswell` or `westmere`, what it runs on a CPU
+/// without the wider instructions, so that both sides of a ratio run the same width.
+/// Every benchmark that times simdutf calls this after its options and before simdutf's
+/// first call; a `SIMDUTF_FORCE_IMPLEMENTATION` set by the user wins.
+pub fn hold_simdutf_to_vutf8() {
+    if std::env::var_os(SIMDUTF_FORCE).is_some() {
+        return;
+    }
+    let held = match vutf8_backend() {
+        vutf8::Backend::Avx2 if detected_simdutf_backend() == ICELAKE => "haswell",
+        vutf8::Backend::Sse42 if detected_simdutf_backend() != WESTMERE => "westmere",
+        _ => return,
+    };
+    // Called from `main` before any thread is started, so nothing reads the environment
+    // at the same time.
+    std::env::set_var(SIMDUTF_FORCE, held);
+}
+
+const ICELAKE: &str = "icelake (AVX-512)";
+const HASWELL: &str = "haswell (AVX2)";
+const WESTMERE: &str = "westmere (SSE4.2)";
+const FALLBACK: &str = "fallback (scalar)";
+
+/// The implementation simdutf runs: the one `SIMDUTF_FORCE_IMPLEMENTATION` names (see
+/// [`hold_simdutf_to_vutf8`]), else its run-time dispatch's choice on this CPU.
+pub fn simdutf_backend() -> &'static str {
+    match std::env::var(SIMDUTF_FORCE).as_deref() {
+        Ok("icelake") => ICELAKE,
+        Ok("haswell") => "haswell (AVX2, held to vutf8's width)",
+        Ok("westmere") => "westmere (SSE4.2, held to vutf8's width)",
+        Ok("fallback") => FALLBACK,
+        Ok(_) => "unknown (SIMDUTF_FORCE_IMPLEMENTATION)",
+        Err(_) => detected_simdutf_backend(),
+    }
+}
+
 /// The implementation simdutf's run-time dispatch picks on this CPU. The crate does not
 /// expose the name, so this follows simdutf's own rule: `icelake` needs AVX-512 F, DQ, CD,
 /// BW, VL, VBMI2 and VPOPCNTDQ (and BMI2); `haswell` needs AVX2 and BMI2; `westmere`
 /// SSE4.2; else `fallback`.
-pub fn simdutf_backend() -> &'static str {
+fn detected_simdutf_backend() -> &'static str {
     let f = cpu_features();
     let has = |names: &[&str]| names.iter().all(|n| f.contains(n));
     if has(&[
@@ -126,13 +168,13 @@ pub fn simdutf_backend() -> &'static str {
         "avx512vpopcntdq",
         "bmi2",
     ]) {
-        "icelake (AVX-512)"
+        ICELAKE
     } else if has(&["avx2", "bmi2"]) {
-        "haswell (AVX2)"
+        HASWELL
     } else if has(&["sse4.2"]) {
-        "westmere (SSE4.2)"
+        WESTMERE
     } else {
-        "fallback (scalar)"
+        FALLBACK
     }
 }
 
