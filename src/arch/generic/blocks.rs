@@ -7,7 +7,6 @@
 use super::lookup::Tables;
 use super::vector::Vector;
 use crate::tiers::BLOCK;
-use core::ops::{BitOr, Shl};
 
 /// The error bits of the first `regs` registers of the input at `ptr`: the first with no
 /// bytes before it, the others with the 3 bytes before them read from memory.
@@ -114,41 +113,78 @@ pub(super) unsafe fn all_ascii<V: Vector>(ptr: *const u8, n: usize) -> bool {
     unsafe { or_blocks::<V>(ptr, n) }.is_ascii()
 }
 
+/// A mask of one bit per span of blocks ([`busy_bits`]): `u32` or `u64`.
+pub(super) trait Mask: Copy {
+    /// No bit set.
+    const EMPTY: Self;
+    /// The mask shifted up by one, with bit 0 set where `high_bits` (a span's
+    /// [`Vector::high_bits`]) is not zero. On x86-64, two instructions: `neg` sets the
+    /// carry where `high_bits` is not zero, and `adc` of the mask to itself doubles it and
+    /// adds the carry, where a compare, a set, a shift and an OR take four or five.
+    fn push(self, high_bits: u32) -> Self;
+}
+
+/// [`Mask::push`] for `$t`, whose register is named `$r` in `asm!` (`e`: 32 bits, `r`: 64).
+macro_rules! mask {
+    ($t:ty, $r:literal) => {
+        impl Mask for $t {
+            const EMPTY: Self = 0;
+            #[inline(always)]
+            fn push(self, high_bits: u32) -> Self {
+                #[cfg(target_arch = "x86_64")]
+                {
+                    let mut mask = self;
+                    // SAFETY: arithmetic on two registers, nothing else read or written.
+                    unsafe {
+                        core::arch::asm!(
+                            "neg {m:e}",
+                            concat!("adc {b:", $r, "}, {b:", $r, "}"),
+                            b = inout(reg) mask,
+                            m = inout(reg) high_bits => _,
+                            options(pure, nomem, nostack),
+                        );
+                    }
+                    mask
+                }
+                #[cfg(not(target_arch = "x86_64"))]
+                {
+                    self << 1 | <$t>::from(high_bits != 0)
+                }
+            }
+        }
+    };
+}
+mask!(u32, "e");
+mask!(u64, "r");
+
 /// The ASCII tests of `n` spans of `blocks` blocks each, one after the other from `ptr`,
-/// two a turn (the last of an odd number alone): bit `k` of the answer (a mask `M`, `u32`
-/// or `u64`) is set where span `k` is not all ASCII. AVX2's medium-path groups and its main
-/// loop's blocks. Two a turn: one a turn, the loop's own instructions (its count, compare
-/// and jump, a shift by a variable amount) are about as many as the tests', and on
-/// mostly-ASCII text they are most of the time (docs/PERFORMANCE.md#two-tests-a-turn). The
-/// main loop's mask is `u32`: with `u64` the compiler ordered its tests otherwise.
+/// two a turn (the first of an odd number alone), the last span first: bit `k` of the
+/// answer (a mask `M`, `u32` or `u64`) is set where span `k` is not all ASCII. AVX2's
+/// medium-path groups and its main loop's blocks. Two a turn: one a turn, the loop's own
+/// instructions (its count, compare and jump) are about as many as the tests', and on
+/// mostly-ASCII text they are most of the time (docs/PERFORMANCE.md#two-tests-a-turn).
+/// Each span's bit goes in by [`Mask::push`] (docs/PERFORMANCE.md#mask-by-carry).
 ///
 /// # Safety
 /// The CPU supports `V`'s instruction set; `ptr` is valid for reads of
 /// `n * blocks * BLOCK` bytes; `blocks >= 1`, and `M` has `n` bits or more.
 #[inline(always)]
-pub(super) unsafe fn busy_bits<V: Vector, M>(ptr: *const u8, blocks: usize, n: usize) -> M
-where
-    M: Copy + Default + From<bool> + BitOr<Output = M> + Shl<usize, Output = M>,
-{
+pub(super) unsafe fn busy_bits<V: Vector, M: Mask>(ptr: *const u8, blocks: usize, n: usize) -> M {
     debug_assert!(blocks >= 1 && n <= 8 * core::mem::size_of::<M>());
-    let mut busy = M::default();
-    let mut k = 0;
-    while k + 2 <= n {
-        // SAFETY: both spans lie in the caller's bytes (k + 1 < n).
-        let (a, b) = unsafe {
-            (
-                all_ascii::<V>(ptr.add(k * blocks * BLOCK), blocks),
-                all_ascii::<V>(ptr.add((k + 1) * blocks * BLOCK), blocks),
-            )
-        };
-        busy = busy | (M::from(!a) | M::from(!b) << 1) << k;
-        k += 2;
+    let span = |k: usize| {
+        // SAFETY: span k lies in the caller's bytes (k < n).
+        unsafe { or_blocks::<V>(ptr.add(k * blocks * BLOCK), blocks) }.high_bits()
+    };
+    let mut busy = M::EMPTY;
+    let mut k = n;
+    while k >= 2 {
+        k -= 2;
+        let (high, low) = (span(k + 1), span(k));
+        busy = busy.push(high).push(low);
     }
-    if k < n {
-        // The last of an odd number of spans.
-        // SAFETY: the span lies in the caller's bytes (k < n).
-        let ascii = unsafe { all_ascii::<V>(ptr.add(k * blocks * BLOCK), blocks) };
-        busy = busy | M::from(!ascii) << k;
+    if k == 1 {
+        // The first of an odd number of spans.
+        busy = busy.push(span(0));
     }
     busy
 }

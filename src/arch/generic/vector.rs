@@ -136,6 +136,13 @@ pub(crate) trait Vector: Copy {
     fn is_ascii(self) -> bool;
     /// True when any bit of any byte is set.
     fn any_set(self) -> bool;
+    /// Zero exactly when no byte has its high bit set ([`is_ascii`](Vector::is_ascii)),
+    /// else any other value: one instruction where the instruction set gathers the high
+    /// bits (x86's `movemask`).
+    #[inline(always)]
+    fn high_bits(self) -> u32 {
+        u32::from(!self.is_ascii())
+    }
     /// One bit per byte, in memory order: bit `i` is set when byte `i` of `self` equals
     /// byte `i` of `other`; the bits from `BYTES` up are zero. (Finding record delimiters:
     /// [`generic::delimiters`](crate::arch::generic::delimiters).)

@@ -159,6 +159,11 @@ impl Vector for Avx2Vector {
         unsafe { _mm256_movemask_epi8(self.0) == 0 }
     }
     #[inline(always)]
+    fn high_bits(self) -> u32 {
+        // SAFETY: an Avx2Vector exists only where AVX2 does.
+        unsafe { _mm256_movemask_epi8(self.0) as u32 }
+    }
+    #[inline(always)]
     fn any_set(self) -> bool {
         // SAFETY: an Avx2Vector exists only where AVX2 (so AVX's vptest) does.
         unsafe { _mm256_testz_si256(self.0, self.0) == 0 }

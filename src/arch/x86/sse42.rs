@@ -98,6 +98,11 @@ impl Vector for Sse42Vector {
         unsafe { _mm_movemask_epi8(self.0) == 0 }
     }
     #[inline(always)]
+    fn high_bits(self) -> u32 {
+        // SAFETY: a Sse42Vector exists only where SSE4.2 does.
+        unsafe { _mm_movemask_epi8(self.0) as u32 }
+    }
+    #[inline(always)]
     fn any_set(self) -> bool {
         // SAFETY: a Sse42Vector exists only where SSE4.2 (so SSE4.1's ptest) does.
         unsafe { _mm_testz_si128(self.0, self.0) == 0 }
