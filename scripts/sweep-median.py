@@ -8,8 +8,9 @@ Usage: scripts/sweep-median.py [--exclude NAME,...] [--smooth N] CSV...
   CSV        the sweep's outputs (target/sweep/<build>.csv, or scripts/sweep-cores.sh's
              NAME-KIND.csv): give every run of one build, never two builds at once. A kind
              found in several files counts once per file.
-  --exclude  peers that do not count as "the fastest peer" (the AVX2 build on an AVX-512
-             CPU: `--exclude simdutf`, which runs AVX-512 there, as the sweep itself does)
+  --exclude  peers that do not count as "the fastest peer" (`--exclude simdutf` for runs of
+             the AVX2 build on an AVX-512 CPU from before the benches held simdutf to AVX2,
+             as those sweeps themselves did)
   --smooth N also list the cliffs of the times smoothed over N sizes (each size's median
              time replaced by the median of the N sizes around it; default 9). On a
              machine whose timer is noisy below about 100 B, single sizes there differ by
