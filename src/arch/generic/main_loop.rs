@@ -27,8 +27,8 @@
 //!   the table lookups ([`State::block`]).
 //! - *Groups*: the error accumulator is tested once per group of `LOOP_GROUP` blocks; a
 //!   group tests each block for ASCII only if its first block, or a block of the group
-//!   before, was ASCII (of a group without tests, two blocks that move on by one every
-//!   such group) ([`State::group`]): with a branch per block, or (AVX2 on 256-bit
+//!   before, was ASCII (of a group without tests, two blocks that move on by one from
+//!   group to group) ([`State::group`]): with a branch per block, or (AVX2 on 256-bit
 //!   units, `Schedule::MAIN_LOOP_BITS`) every test first into a mask, made one group ahead,
 //!   and a loop over the blocks that are not ASCII ([`State::group_by_mask`]); after a
 //!   group that was all ASCII, ASCII is skipped `S::ASCII_SKIP_BLOCKS` blocks at a time
@@ -99,9 +99,6 @@ struct State<V, S> {
     ascii_group: bool,
     /// The blocks of the current group that were tested for ASCII and were not.
     busy_blocks: usize,
-    /// The first of the two blocks an untested group tests for the next (see
-    /// [`State::group`]).
-    probe: usize,
     /// Busy groups in a row (far into the input only; see [`State::group`]).
     busy_groups: usize,
     /// Groups still to check without ASCII tests after a run of busy groups.
@@ -125,7 +122,6 @@ impl<V: Vector, S: Schedule> State<V, S> {
             saw_ascii: false,
             ascii_group: false,
             busy_blocks: 0,
-            probe: 0,
             busy_groups: 0,
             dense_left: 0,
             next_busy: 0,
@@ -184,7 +180,7 @@ impl<V: Vector, S: Schedule> State<V, S> {
 
     /// Checks `LOOP_GROUP` consecutive blocks at `ptr`. If the first block is all ASCII, or
     /// a block of the last group was (where that group went without tests: the two blocks
-    /// it tested for this one, `probe`), each block gets its ASCII test; otherwise the
+    /// it tested for this one), each block gets its ASCII test; otherwise the
     /// text here is probably not ASCII, and the whole group goes through the tables without
     /// the tests (which would almost never pay off). Afterwards `ascii_group` says whether
     /// all of its blocks were tested and found ASCII.
@@ -258,12 +254,13 @@ impl<V: Vector, S: Schedule> State<V, S> {
                 unsafe { self.block::<false, true>(t, ptr.add(k * BLOCK)) };
             }
             // Whether the next group is tested: two of this group's blocks, two apart,
-            // both ASCII, tested with no branch; the two move on by one block every untested
-            // group. Without it, text whose non-ASCII blocks repeat every 512 bytes or a
-            // divisor of it, one on the first block of every group, would never be tested
+            // both ASCII, tested with no branch; which two, the group's place in memory
+            // decides, so that they move on by one block from one group to the next.
+            // Without it, text whose non-ASCII blocks repeat every 512 bytes or a divisor
+            // of it, one on the first block of every group, would never be tested
             // (docs/PERFORMANCE.md#untested-groups).
-            let (a, b) = (self.probe, (self.probe + 2) % LOOP_GROUP);
-            self.probe = (self.probe + 1) % LOOP_GROUP;
+            let a = ptr as usize / (LOOP_GROUP * BLOCK) % LOOP_GROUP;
+            let b = (a + 2) % LOOP_GROUP;
             // SAFETY: both blocks lie in the group.
             self.saw_ascii = unsafe {
                 all_ascii::<V>(ptr.add(a * BLOCK), 1) & all_ascii::<V>(ptr.add(b * BLOCK), 1)
